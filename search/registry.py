@@ -1,0 +1,135 @@
+"""Puzzle kinds and their backends, loaded on demand.
+
+Each puzzle package (``search/<puzzle>/__init__.py``) defines ``KIND``, a
+``PuzzleKind`` that names its parser, formatter, verifier and backends by
+dotted path, so that ``gridcp --help`` and the hand-written backends never
+import OR-Tools, and adding a puzzle or a backend touches only its own package.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Mapping
+
+from search.core import Backend, GridcpError, InputError
+
+PUZZLES = ("futoshiki", "numberlink", "lianliankan")
+
+
+def load(dotted: str) -> Any:
+    """``"package.module:attribute"`` -> the attribute, importing on first use."""
+    module, _, attribute = dotted.partition(":")
+    return getattr(importlib.import_module(module), attribute)
+
+
+@dataclass(frozen=True)
+class Option:
+    """A rule-variant flag of one puzzle (``--lenient``, ``--border``, ...)."""
+
+    flags: tuple[str, ...]
+    dest: str
+    help: str
+    kwargs: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class PuzzleKind:
+    """What the command line and the harness need to know about one puzzle.
+
+    ``backends`` is ordered: for each task the first backend that offers it is
+    the default (list the fastest first).  The callables are dotted paths.
+    """
+
+    name: str
+    extensions: tuple[str, ...]
+    sniff: str  # (text) -> bool: does this text look like this puzzle?
+    parse: str  # (text, source) -> puzzle; raises InputError
+    format_puzzle: str  # (puzzle) -> str, the kind's native file format
+    format_solution: str  # (puzzle, solution) -> str, readable
+    solution_json: str  # (puzzle, solution) -> JSON-able value
+    verify: str  # (puzzle, solution) -> list[str] of violations
+    key: str  # (puzzle, solution) -> hashable canonical key
+    backends: Mapping[str, str]
+    options: tuple[Option, ...] = ()
+    apply_options: str | None = None  # (puzzle, options dict) -> puzzle with rule variants
+    check: str | None = None  # (puzzle, backend, time_limit) -> CheckReport; default: unique
+    generate: str | None = None  # (args namespace) -> iterator of (puzzle, solution | None)
+    add_generate_arguments: str | None = None  # (argparse parser) -> None
+    describe: str | None = None  # (puzzle) -> short text for reports, e.g. "9x9"
+
+    def call(self, what: str, *args: Any, **kwargs: Any) -> Any:
+        dotted = getattr(self, what)
+        if dotted is None:
+            raise GridcpError(f"{self.name} has no {what.replace('_', ' ')}")
+        return load(dotted)(*args, **kwargs)
+
+    def backend(self, name: str, **options: Any) -> Backend:
+        if name not in self.backends:
+            known = ", ".join(self.backends)
+            raise GridcpError(f"{self.name} has no backend {name!r} (known: {known})")
+        return load(self.backends[name])(**options)
+
+    def default_backend(self, task: str) -> str:
+        for name, dotted in self.backends.items():
+            if task in load(dotted).tasks:
+                return name
+        raise GridcpError(f"no {self.name} backend can {task}")
+
+
+def kind(name: str) -> PuzzleKind:
+    if name not in PUZZLES:
+        raise GridcpError(f"unknown puzzle {name!r} (known: {', '.join(PUZZLES)})")
+    return importlib.import_module(f"search.{name}").KIND
+
+
+def kinds() -> list[PuzzleKind]:
+    return [kind(name) for name in PUZZLES]
+
+
+def read_text(path: str | Path) -> str:
+    """A file's text, or an InputError that says why it cannot be read."""
+    source = str(path)
+    try:
+        data = Path(path).read_bytes()
+    except FileNotFoundError:
+        raise InputError("no such file", source) from None
+    except IsADirectoryError:
+        raise InputError("is a directory, not a puzzle file", source) from None
+    except OSError as error:
+        raise InputError(f"cannot read: {error.strerror}", source) from None
+    if b"\0" in data:
+        raise InputError("binary file, not a puzzle", source)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data[: error.start].count(b"\n") + 1
+        raise InputError("not UTF-8 text", source, line) from None
+    if not text.strip():
+        raise InputError("empty file", source)
+    return text
+
+
+def detect(text: str, source: str, puzzle: str | None = None) -> PuzzleKind:
+    """The puzzle kind of a file: ``puzzle`` if given, else by extension, else by content."""
+    if puzzle is not None:
+        return kind(puzzle)
+    suffix = Path(source).suffix.lower()
+    candidates = kinds()
+    for candidate in candidates:
+        if suffix in candidate.extensions:
+            return candidate
+    for candidate in candidates:
+        if candidate.call("sniff", text):
+            return candidate
+    raise InputError("cannot tell which puzzle this is (use --puzzle)", source, 1)
+
+
+def load_puzzle(path: str | Path, puzzle: str | None = None) -> tuple[PuzzleKind, Any]:
+    text = read_text(path)
+    found = detect(text, str(path), puzzle)
+    return found, found.call("parse", text, str(path))
+
+
+Verifier = Callable[[Any, Any], list[str]]
