@@ -1,0 +1,56 @@
+"""Futoshiki vocabulary: an n x n square, givens and strict inequalities.
+
+Cells are ``(row, col)``, 0-based.  Values run 1..n; 0 marks an empty cell.
+An inequality ``(a, b)`` in ``less`` means value(a) < value(b) for two
+orthogonally neighbouring cells.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+Cell = tuple[int, int]
+Grid = tuple[tuple[int, ...], ...]
+
+
+@dataclass(frozen=True)
+class Futoshiki:
+    n: int
+    givens: Grid
+    less: tuple[tuple[Cell, Cell], ...] = ()
+
+    @staticmethod
+    def empty(n: int) -> Futoshiki:
+        return Futoshiki(n, tuple((0,) * n for _ in range(n)))
+
+    @cached_property
+    def cells(self) -> tuple[Cell, ...]:
+        return tuple((r, c) for r in range(self.n) for c in range(self.n))
+
+    def given(self, cell: Cell) -> int:
+        return self.givens[cell[0]][cell[1]]
+
+    @cached_property
+    def relation(self) -> dict[tuple[Cell, Cell], int]:
+        """(a, b) -> -1 if value(a) < value(b), +1 if value(a) > value(b); both orders."""
+        out: dict[tuple[Cell, Cell], int] = {}
+        for a, b in self.less:
+            out[a, b], out[b, a] = -1, 1
+        return out
+
+    def sign(self, a: Cell, b: Cell) -> int:
+        """-1 (a < b), +1 (a > b) or 0 (no relation) between neighbours a and b."""
+        return self.relation.get((a, b), 0)
+
+    @property
+    def complete(self) -> bool:
+        return all(v for row in self.givens for v in row)
+
+
+@dataclass(frozen=True)
+class Solution:
+    grid: Grid
+
+    def value(self, cell: Cell) -> int:
+        return self.grid[cell[0]][cell[1]]

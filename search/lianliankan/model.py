@@ -1,0 +1,58 @@
+"""Lianliankan (Shisen-Sho, Onet) vocabulary: a board of tiles and removals.
+
+Cells are ``(row, col)``, 0-based; with ``border`` the ring just outside the
+board (row -1 or height, col -1 or width) is empty and lines may use it.
+A tile is a picture number >= 1; 0 is an empty cell.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+Cell = tuple[int, int]
+Grid = tuple[tuple[int, ...], ...]
+
+
+@dataclass(frozen=True)
+class Board:
+    grid: Grid
+    border: bool = False  # lines may run through one empty ring outside the board
+    gravity: bool = False  # after a removal the tiles above fall into the gap
+    turns: int = 2  # the most turns a connecting line may make
+
+    @property
+    def height(self) -> int:
+        return len(self.grid)
+
+    @property
+    def width(self) -> int:
+        return len(self.grid[0]) if self.grid else 0
+
+    def at(self, cell: Cell) -> int:
+        return self.grid[cell[0]][cell[1]]
+
+    @cached_property
+    def tiles(self) -> tuple[Cell, ...]:
+        return tuple(
+            (r, c) for r, row in enumerate(self.grid) for c, v in enumerate(row) if v
+        )
+
+
+@dataclass(frozen=True)
+class Move:
+    """Remove tiles ``a`` and ``b``; ``corners`` are the turning cells of the line (0-2)."""
+
+    a: Cell
+    b: Cell
+    corners: tuple[Cell, ...] = ()
+
+    def line(self) -> tuple[Cell, ...]:
+        return (self.a, *self.corners, self.b)
+
+
+@dataclass(frozen=True)
+class Solution:
+    """A clearing sequence: the moves in the order they are played."""
+
+    moves: tuple[Move, ...]
