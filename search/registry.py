@@ -38,8 +38,9 @@ class Option:
 class PuzzleKind:
     """What the command line and the harness need to know about one puzzle.
 
-    ``backends`` is ordered: for each task the first backend that offers it is
-    the default (list the fastest first).  The callables are dotted paths.
+    ``backends`` is ordered: for each task the backend named in ``defaults``, or
+    else the first backend that offers it, is the default.  The callables are
+    dotted paths.
     """
 
     name: str
@@ -52,11 +53,17 @@ class PuzzleKind:
     verify: str  # (puzzle, solution) -> list[str] of violations
     key: str  # (puzzle, solution) -> hashable canonical key
     backends: Mapping[str, str]
+    defaults: Mapping[str, str] = field(default_factory=dict)  # task -> backend name
     options: tuple[Option, ...] = ()
     apply_options: str | None = None  # (puzzle, options dict) -> puzzle with rule variants
-    check: str | None = None  # (puzzle, backend, time_limit) -> CheckReport; default: unique
-    generate: str | None = None  # (args namespace) -> iterator of (puzzle, solution | None)
-    add_generate_arguments: str | None = None  # (argparse parser) -> None
+    # (puzzle, *, backend: str | None, time_limit: float | None) -> CheckReport;
+    # without it, check means "exactly one solution" (unique).
+    check: str | None = None
+    # (args) -> exit code: prints or writes the puzzles itself.  The CLI gives
+    # args.size (str | None), args.seed (int), args.count (int), args.out (dir | None),
+    # args.method (str | None), args.json (bool) and what add_generate_arguments adds.
+    generate: str | None = None
+    add_generate_arguments: str | None = None  # (argparse sub-parser) -> None
     describe: str | None = None  # (puzzle) -> short text for reports, e.g. "9x9"
 
     def call(self, what: str, *args: Any, **kwargs: Any) -> Any:
@@ -72,6 +79,8 @@ class PuzzleKind:
         return load(self.backends[name])(**options)
 
     def default_backend(self, task: str) -> str:
+        if task in self.defaults:
+            return self.defaults[task]
         for name, dotted in self.backends.items():
             if task in load(dotted).tasks:
                 return name
