@@ -82,13 +82,18 @@ class Deadline:
 
 @dataclass(frozen=True)
 class SolveResult(Generic[S]):
-    """SOLVED with a solution, UNSAT, LIMIT, INVALID or ERROR."""
+    """SOLVED with a solution, UNSAT, LIMIT, INVALID or ERROR.
+
+    ``transcript`` is what a seed-faithful method prints as the seed program
+    does (the readable output shows it instead of the board).
+    """
 
     status: Status
     solution: S | None = None
     wall: float = 0.0
     effort: Mapping[str, float] = field(default_factory=dict)
     message: str = ""
+    transcript: str = ""
 
 
 @dataclass(frozen=True)

@@ -54,6 +54,9 @@ class PuzzleKind:
     key: str  # (puzzle, solution) -> hashable canonical key
     backends: Mapping[str, str]
     defaults: Mapping[str, str] = field(default_factory=dict)  # task -> backend name
+    # (puzzle) -> list[str]: why the input breaks the rules before any search
+    # (status INVALID, exit code 1); empty when it does not.
+    validate: str | None = None
     options: tuple[Option, ...] = ()
     apply_options: str | None = None  # (puzzle, options dict) -> puzzle with rule variants
     # (puzzle, *, backend: str | None, time_limit: float | None) -> CheckReport;
@@ -94,7 +97,8 @@ def kind(name: str) -> PuzzleKind:
 
 
 def kinds() -> list[PuzzleKind]:
-    return [kind(name) for name in PUZZLES]
+    found = (importlib.import_module(f"search.{name}") for name in PUZZLES)
+    return [module.KIND for module in found if hasattr(module, "KIND")]  # DEV-LENIENT
 
 
 def read_text(path: str | Path) -> str:

@@ -1,0 +1,7 @@
+"""``python -m search ...`` is ``gridcp ...``."""
+
+import sys
+
+from search.cli import main
+
+sys.exit(main())

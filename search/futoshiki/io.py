@@ -1,0 +1,154 @@
+"""Futoshiki files: the seed's format (read and write) and the dispatch to the
+other formats gridcp reads (``formats.py``).
+
+The seed format: the first line is n, then 2n-1 lines.  Row lines hold n
+values (0 = empty) separated by ``|`` (no relation), ``<`` or ``>``.  Between
+two row lines, n tokens ``-`` (none), ``^`` (upper < lower) or ``v`` (upper >
+lower), separated by n-1 filler ``-`` tokens.  Tokens are separated by white
+space::
+
+    3
+    0 | 0 < 0
+    - - ^ - -
+    0 > 0 | 0
+    v - - - -
+    0 | 0 | 2
+"""
+
+from __future__ import annotations
+
+import re
+
+from search.core import InputError
+from search.futoshiki.model import Cell, Futoshiki, Solution
+
+_ROW_SEPARATORS = {"|": 0, "<": -1, ">": 1}  # sign of left relative to right
+_COLUMN_RELATIONS = {"-": 0, "^": -1, "v": 1, "V": 1}  # sign of upper relative to lower
+_LEFT = {sign: token for token, sign in _ROW_SEPARATORS.items()}
+_UP = {0: "-", -1: "^", 1: "v"}
+_INTEGER = re.compile(r"[+-]?\d+")
+
+
+def looks_like_seed(text: str) -> bool:
+    lines = [line for line in text.splitlines() if line.strip()]
+    return (
+        len(lines) >= 2
+        and _INTEGER.fullmatch(lines[0].strip()) is not None
+        and "," not in lines[1]
+    )
+
+
+def sniff(text: str) -> bool:
+    """Does this text look like a Futoshiki file in any format gridcp reads?"""
+    from search.futoshiki.formats import sniff_format
+
+    return looks_like_seed(text) or sniff_format(text) is not None
+
+
+def parse(text: str, source: str = "<input>") -> Futoshiki:
+    """A puzzle from the seed format or any other format that ``formats.py`` reads."""
+    if looks_like_seed(text):
+        return parse_seed(text, source)
+    from search.futoshiki.formats import READERS, sniff_format
+
+    fmt = sniff_format(text)
+    if fmt is None:
+        raise InputError("not a Futoshiki file in any known format", source, 1)
+    return READERS[fmt](text, source)
+
+
+def parse_seed(text: str, source: str = "<input>") -> Futoshiki:
+    lines = [(number, line.split()) for number, line in enumerate(text.splitlines(), 1)]
+    lines = [(number, tokens) for number, tokens in lines if tokens]
+    if not lines:
+        raise InputError("empty file", source)
+    number, tokens = lines[0]
+    if len(tokens) != 1 or not tokens[0].isdigit() or int(tokens[0]) < 1:
+        raise InputError(f"the first line must be the order n >= 1, found {' '.join(tokens)!r}",
+                         source, number)
+    n = int(tokens[0])
+    body = lines[1:]
+    if len(body) != 2 * n - 1:
+        where = body[-1][0] if body else number
+        raise InputError(f"n = {n} needs {2 * n - 1} lines after the first, found {len(body)}",
+                         source, where)
+    givens: list[tuple[int, ...]] = []
+    less: list[tuple[Cell, Cell]] = []
+    for i, (number, tokens) in enumerate(body):
+        r = i // 2
+        if len(tokens) != 2 * n - 1:
+            what = "values and separators" if i % 2 == 0 else "relation and filler tokens"
+            raise InputError(f"expected {2 * n - 1} {what}, found {len(tokens)}", source, number)
+        if i % 2 == 0:
+            givens.append(_row_values(tokens, number, source))
+            for c in range(n - 1):
+                sign = _token(tokens[2 * c + 1], _ROW_SEPARATORS, "a separator |, < or >",
+                              number, source)
+                less += _ordered((r, c), (r, c + 1), sign)
+        else:
+            for c in range(n):
+                sign = _token(tokens[2 * c], _COLUMN_RELATIONS, "a relation -, ^ or v",
+                              number, source)
+                less += _ordered((r, c), (r + 1, c), sign)
+            for c in range(n - 1):
+                if tokens[2 * c + 1] != "-":
+                    raise InputError(f"token {2 * c + 2} must be the filler '-', "
+                                     f"found {tokens[2 * c + 1]!r}", source, number)
+    return Futoshiki(n, tuple(givens), tuple(sorted(less)))
+
+
+def _row_values(tokens: list[str], number: int, source: str) -> tuple[int, ...]:
+    values = []
+    for k in range(0, len(tokens), 2):
+        if not _INTEGER.fullmatch(tokens[k]):
+            hint = " (a relation belongs between rows)" if tokens[k] in "^vV" else ""
+            raise InputError(f"token {k + 1} must be a value, found {tokens[k]!r}{hint}",
+                             source, number)
+        values.append(int(tokens[k]))
+    return tuple(values)
+
+
+def _token(token: str, table: dict[str, int], what: str, number: int, source: str) -> int:
+    if token not in table:
+        raise InputError(f"expected {what}, found {token!r}", source, number)
+    return table[token]
+
+
+def _ordered(a: Cell, b: Cell, sign: int) -> list[tuple[Cell, Cell]]:
+    """The relation between a and b as a (smaller, larger) pair."""
+    return [] if sign == 0 else [(a, b)] if sign < 0 else [(b, a)]
+
+
+def format_seed(puzzle: Futoshiki, grid: tuple[tuple[int, ...], ...] | None = None) -> str:
+    """The seed's printout: the first line n, then the square (``grid`` or the givens)."""
+    return f"{puzzle.n}\n{format_square(puzzle, grid)}"
+
+
+def format_square(puzzle: Futoshiki, grid: tuple[tuple[int, ...], ...] | None = None) -> str:
+    """The square as the seed's ``print_futoshiki`` prints it, without the size line."""
+    n, grid = puzzle.n, grid or puzzle.givens
+    lines = []
+    for r in range(n):
+        if r > 0:
+            lines.append(" - ".join(_UP[puzzle.sign((r - 1, c), (r, c))] for c in range(n)))
+        row = str(grid[r][0])
+        for c in range(1, n):
+            row += f" {_LEFT[puzzle.sign((r, c - 1), (r, c))]} {grid[r][c]}"
+        lines.append(row)
+    return "\n".join(lines) + "\n"
+
+
+def format_solution(puzzle: Futoshiki, solution: Solution) -> str:
+    return format_square(puzzle, solution.grid)
+
+
+def solution_json(puzzle: Futoshiki, solution: Solution) -> list[list[int]]:
+    return [list(row) for row in solution.grid]
+
+
+def key(puzzle: Futoshiki, solution: Solution) -> tuple[tuple[int, ...], ...]:
+    return solution.grid
+
+
+def describe(puzzle: Futoshiki) -> str:
+    return f"{puzzle.n}x{puzzle.n}"
