@@ -84,7 +84,8 @@ class Answer:
             head += f" {'at least ' if self.status is Status.LIMIT else ''}{self.fields['count']}"
         if "verdict" in self.fields and self.fields["verdict"] != str(self.status):
             head += f" {self.fields['verdict']}"
-        head += f" ({figures})"
+        if self.backend != "-":
+            head += f" ({figures})"
         for key, value in self.fields.get("details", {}).items():
             head += f"\n  {key}: {value}"
         for line in self.fields.get("reasons", []):
@@ -196,9 +197,7 @@ def run_files(args: Any) -> int:
             puzzle = apply_rule_options(kind_, puzzle, args, file)
             reasons = kind_.call("validate", puzzle) if kind_.validate else []
             if reasons:
-                answers = [Answer(file, kind_.name, args.command, "-", Status.INVALID,
-                                  fields={"reasons": reasons,
-                                          **({"count": 0} if args.command == "count" else {})})]
+                answers = [_invalid(kind_, puzzle, file, reasons, args)]
             else:
                 answers = [TASKS[args.command](kind_, puzzle, file, backend, args)
                            for backend in _backends_for(kind_, args)]
@@ -210,6 +209,15 @@ def run_files(args: Any) -> int:
             print(json.dumps(answer.as_json()) if args.json else answer.as_text(), flush=True)
             codes.append(answer.exit_code)
     return worst(codes)
+
+
+def _invalid(kind_: PuzzleKind, puzzle: Any, file: str, reasons: list[str], args: Any) -> Answer:
+    """INVALID before any search; a seed-faithful method still prints its transcript."""
+    answer = Answer(file, kind_.name, args.command, "-", Status.INVALID,
+                    fields={"reasons": reasons, **({"count": 0} if args.command == "count" else {})})
+    if args.command == "solve" and getattr(args, "method", None):
+        answer.text = run_solve(kind_, puzzle, file, _backends_for(kind_, args)[0], args).text
+    return answer
 
 
 def _backends_for(kind_: PuzzleKind, args: Any) -> list[str | None]:
@@ -292,6 +300,8 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     sub.add_argument("--puzzle", choices=PUZZLES, help="the puzzle kind (default: detected)")
     sub.add_argument("-o", "--out", metavar="DIR", help="write FILE.txt files here")
     sub.set_defaults(run=run_convert)
+    words = sys.argv[1:] if argv is None else argv
+    generating = words[1] if len(words) > 1 and words[0] == "generate" else None
     sub = commands.add_parser("generate", help="generate puzzles")
     kinds_parsers = sub.add_subparsers(dest="puzzle_kind", required=True, metavar="PUZZLE")
     for kind_ in kinds():
@@ -304,7 +314,7 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
         gen.add_argument("--method", help="generator variant")
         gen.add_argument("-o", "--out", metavar="DIR", help="write one file per puzzle here")
         gen.add_argument("--json", action="store_true", help="one JSON object per line")
-        if kind_.add_generate_arguments and kind_.name in (argv or sys.argv[1:]):
+        if kind_.add_generate_arguments and generating == kind_.name:
             kind_.call("add_generate_arguments", gen)
         gen.set_defaults(run=run_generate)
     for plugin in PLUGINS:

@@ -1,0 +1,146 @@
+"""The command line: exit codes, readable and JSON output, bad input, limits."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import ROOT
+
+from search.cli import main
+
+GOOD = """3
+0 | 0 < 0
+- - ^ - -
+0 > 0 | 0
+v - - - -
+0 | 0 | 2
+"""
+BAD_FILES = {
+    "empty": ("", "empty file"),
+    "wrong_n": ("4\n0 | 0 | 0\n- - - - -\n0 | 0 | 0\n- - - - -\n0 | 0 | 0\n", ":6: n = 4 needs"),
+    "short_line": ("3\n0 | 0\n- - - - -\n0 | 0 | 0\n- - - - -\n0 | 0 | 0\n", ":2: expected 5"),
+    "bad_token": ("3\n0 | x | 0\n- - - - -\n0 | 0 | 0\n- - - - -\n0 | 0 | 0\n", ":2: token 3"),
+    "relation_in_row": ("3\n0 ^ 0 | 0\n- - - - -\n0 | 0 | 0\n- - - - -\n0 | 0 | 0\n",
+                        ":2: expected a separator"),
+    "row_relation_between_rows": ("3\n0 | 0 | 0\n- - < - -\n0 | 0 | 0\n- - - - -\n0 | 0 | 0\n",
+                                  ":3: expected a relation"),
+    "bad_filler": ("3\n0 | 0 | 0\n- ^ - - -\n0 | 0 | 0\n- - - - -\n0 | 0 | 0\n",
+                   ":3: token 2 must be the filler"),
+}
+
+
+def run(argv: list[str], capsys) -> tuple[int, str, str]:
+    code = main(argv)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def good(tmp_path: Path) -> Path:
+    path = tmp_path / "good.txt"
+    path.write_text(GOOD)
+    return path
+
+
+@pytest.mark.parametrize("name", sorted(BAD_FILES))
+def test_bad_file_is_one_clear_line_and_exit_2(name: str, tmp_path: Path, capsys) -> None:
+    text, expected = BAD_FILES[name]
+    path = tmp_path / f"{name}.txt"
+    path.write_text(text)
+    code, out, err = run(["solve", "--puzzle", "futoshiki", str(path)], capsys)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and str(path) in err and expected in err, err
+
+
+def test_missing_and_binary_files(tmp_path: Path, capsys) -> None:
+    binary = tmp_path / "board.bin"
+    binary.write_bytes(b"\x00\x01\x02garbage")
+    code, _, err = run(["solve", str(tmp_path / "nope.txt"), str(binary)], capsys)
+    assert code == 2
+    assert "nope.txt: no such file" in err and "board.bin: binary file" in err
+
+
+def test_bad_input_never_prints_a_traceback(tmp_path: Path) -> None:
+    for name, (text, _) in BAD_FILES.items():
+        (tmp_path / f"{name}.txt").write_text(text)
+    files = sorted(str(p) for p in tmp_path.iterdir())
+    done = subprocess.run([sys.executable, "-m", "search", "count", "--puzzle", "futoshiki",
+                           *files], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == len(files)
+
+
+def test_solve_prints_verified_board_and_exit_0(good: Path, capsys) -> None:
+    code, out, _ = run(["solve", "--backend", "search", str(good)], capsys)
+    assert code == 0
+    assert out.splitlines()[1:] == ["2 | 1 < 3", "- - ^ - -", "3 > 2 | 1", "v - - - -",
+                                    "1 | 3 | 2"]
+
+
+def test_json_lines_for_every_backend(good: Path, capsys) -> None:
+    code, out, _ = run(["solve", "--backend", "all", "--json", str(good)], capsys)
+    answers = [json.loads(line) for line in out.splitlines()]
+    assert code == 0 and len(answers) >= 2
+    assert {a["status"] for a in answers} == {"SOLVED"}
+    assert len({json.dumps(a["solution"]) for a in answers}) == 1
+
+
+def test_check_and_count_exit_codes(good: Path, tmp_path: Path, capsys) -> None:
+    assert run(["check", str(good)], capsys)[0] == 0
+    empty = tmp_path / "empty3.txt"
+    empty.write_text("3\n0 | 0 | 0\n- - - - -\n0 | 0 | 0\n- - - - -\n0 | 0 | 0\n")
+    code, out, _ = run(["check", str(empty)], capsys)
+    assert code == 1 and "MULTIPLE" in out
+    code, out, _ = run(["count", "--json", str(empty)], capsys)
+    assert code == 0 and json.loads(out)["count"] == 12
+
+
+def test_limits_report_limit_and_exit_3(tmp_path: Path, capsys) -> None:
+    empty = tmp_path / "empty5.txt"
+    empty.write_text("5\n" + "\n- - - - - - - - -\n".join(["0 | 0 | 0 | 0 | 0"] * 5) + "\n")
+    code, out, _ = run(["count", "--backend", "search", "--limit", "7", "--json", str(empty)],
+                       capsys)
+    assert code == 3 and json.loads(out) | {"count": 7, "status": "LIMIT"} == json.loads(out)
+    code, out, _ = run(["count", "--backend", "search", "--time-limit", "0.05", str(empty)],
+                       capsys)
+    assert code == 3 and "LIMIT at least" in out
+
+
+def test_invalid_square_is_invalid_with_reason_and_exit_1(tmp_path: Path, capsys) -> None:
+    path = tmp_path / "repeat.txt"
+    path.write_text("3\n1 | 1 | 0\n- - - - -\n0 | 0 | 0\n- - - - -\n0 | 0 | 0\n")
+    code, out, _ = run(["solve", str(path)], capsys)
+    assert code == 1 and "INVALID" in out and "row 1 repeats 1" in out
+
+
+def test_seed_method_prints_the_seed_programs_messages(good: Path, tmp_path: Path,
+                                                       capsys) -> None:
+    code, out, _ = run(["solve", "--backend", "search", "--method", "seed", str(good)], capsys)
+    lines = out.splitlines()
+    assert code == 0 and lines[1:3] == ["Incomplete scheme.", "Solution:"]
+    assert lines[-1] == "1"  # the seed prints the number of solutions last
+    full = tmp_path / "full.txt"
+    full.write_text("2\n1 | 2\n- - -\n2 | 1\n")
+    _, out, _ = run(["solve", "--backend", "search", "--method", "seed", str(full)], capsys)
+    assert out.splitlines()[1:] == ["Complete scheme.", "Valid solution.", "1"]
+
+
+def test_rule_flag_of_another_puzzle_is_refused(good: Path, capsys) -> None:
+    from search.cli import _all_options
+
+    if not _all_options():
+        pytest.skip("no rule-variant flags registered")
+    flag = _all_options()[0].flags[0]
+    code, _, err = run(["solve", flag, str(good)] if flag != "--turns" else
+                       ["solve", flag, "3", str(good)], capsys)
+    assert code == 2 and "does not apply to futoshiki" in err
+
+
+def test_convert_writes_the_seed_format(good: Path, capsys) -> None:
+    code, out, _ = run(["convert", str(good)], capsys)
+    assert code == 0 and out.split() == GOOD.split()
