@@ -7,9 +7,11 @@ Counting or enumerating needs ``enumerate_all_solutions`` and one worker
 
 from __future__ import annotations
 
+import contextlib
 import queue
 import threading
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from ortools.sat.python import cp_model
 
@@ -104,10 +106,8 @@ def enumerate_solutions(
         stop.set()
         solver.stop_search()  # thread-safe; a no-op once the search has ended
         while thread.is_alive():  # drain so a blocked callback can finish
-            try:
+            with contextlib.suppress(queue.Empty):
                 out.get(timeout=0.05)
-            except queue.Empty:
-                pass
         thread.join()
         if effort_out is not None:
             effort_out.update(effort(solver))

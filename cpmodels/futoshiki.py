@@ -5,7 +5,7 @@ CP-SAT's solution count is the puzzle's."""
 from __future__ import annotations
 
 import time
-from typing import Iterator
+from collections.abc import Iterator
 
 from ortools.sat.python import cp_model
 

@@ -12,9 +12,10 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from search.core import (
     CheckReport,
@@ -25,7 +26,15 @@ from search.core import (
     Status,
     UniqueResult,
 )
-from search.registry import PUZZLES, PuzzleKind, kind, kinds, load, load_puzzle
+from search.registry import (
+    PUZZLES,
+    PuzzleKind,
+    instance_files,
+    kind,
+    kinds,
+    load,
+    load_puzzle,
+)
 
 YES, NO, USAGE, UNDECIDED = 0, 1, 2, 3
 # Commands defined elsewhere: "module:function(subparsers)" adding their parsers.
@@ -191,7 +200,7 @@ def apply_rule_options(kind_: PuzzleKind, puzzle: Any, args: Any, source: str) -
 
 def run_files(args: Any) -> int:
     codes = []
-    for file in args.files:
+    for file in instance_files(args.files):
         try:
             kind_, puzzle = load_puzzle(file, args.puzzle)
             puzzle = apply_rule_options(kind_, puzzle, args, file)
@@ -213,8 +222,10 @@ def run_files(args: Any) -> int:
 
 def _invalid(kind_: PuzzleKind, puzzle: Any, file: str, reasons: list[str], args: Any) -> Answer:
     """INVALID before any search; a seed-faithful method still prints its transcript."""
-    answer = Answer(file, kind_.name, args.command, "-", Status.INVALID,
-                    fields={"reasons": reasons, **({"count": 0} if args.command == "count" else {})})
+    fields: dict[str, Any] = {"reasons": reasons}
+    if args.command == "count":
+        fields["count"] = 0
+    answer = Answer(file, kind_.name, args.command, "-", Status.INVALID, fields=fields)
     if args.command == "solve" and getattr(args, "method", None):
         answer.text = run_solve(kind_, puzzle, file, _backends_for(kind_, args)[0], args).text
     return answer
@@ -240,7 +251,7 @@ def _backends_for(kind_: PuzzleKind, args: Any) -> list[str | None]:
 
 def run_convert(args: Any) -> int:
     codes = []
-    for file in args.files:
+    for file in instance_files(args.files):
         try:
             kind_, puzzle = load_puzzle(file, args.puzzle)
         except InputError as error:
@@ -286,7 +297,7 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
              "check": "is each puzzle well-designed (exactly one solution)?"}
     for name, text in helps.items():
         sub = commands.add_parser(name, help=text, description=text)
-        sub.add_argument("files", nargs="+", metavar="FILE")
+        sub.add_argument("files", nargs="+", metavar="FILE|DIR")
         add_common_arguments(sub)
         sub.add_argument("--backend", help="backend name, or 'all' (default: the fastest)")
         if name == "solve":

@@ -9,15 +9,16 @@ only has to write what it does natively.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from enum import Enum
-from typing import Any, ClassVar, Generic, Iterator, Mapping, TypeVar
+from enum import StrEnum
+from typing import Any, ClassVar, Generic, TypeVar
 
 P = TypeVar("P")  # a puzzle
 S = TypeVar("S")  # a solution
 
 
-class Status(str, Enum):
+class Status(StrEnum):
     SOLVED = "SOLVED"
     UNSAT = "UNSAT"
     UNIQUE = "UNIQUE"
@@ -26,9 +27,6 @@ class Status(str, Enum):
     LIMIT = "LIMIT"
     INVALID = "INVALID"  # the input breaks the rules before any search
     ERROR = "ERROR"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 # ---------------------------------------------------------------- errors

@@ -9,9 +9,10 @@ import OR-Tools, and adding a puzzle or a backend touches only its own package.
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from search.core import Backend, GridcpError, InputError
 
@@ -146,3 +147,26 @@ def load_puzzle(path: str | Path, puzzle: str | None = None) -> tuple[PuzzleKind
 
 
 Verifier = Callable[[Any, Any], list[str]]
+
+
+NOT_INSTANCES = {".md", ".tsv", ".csv", ".json", ".jsonl", ".py", ".png", ".txt~"}
+NOT_INSTANCE_DIRS = {"solutions", "answers", "A"}  # solution files beside the puzzles
+
+
+def instance_files(paths: list[str]) -> list[str]:
+    """Files as given; a directory stands for the puzzle files below it, sorted.
+
+    Below a directory, documentation, manifests and solution folders are left out.
+    """
+    out: list[str] = []
+    for path in map(Path, paths):
+        if not path.is_dir():
+            out.append(str(path))
+            continue
+        for file in sorted(path.rglob("*")):
+            relative = file.relative_to(path).parts
+            if (file.is_file() and file.suffix.lower() not in NOT_INSTANCES
+                    and not any(p.startswith(".") for p in relative)
+                    and not NOT_INSTANCE_DIRS.intersection(relative[:-1])):
+                out.append(str(file))
+    return out

@@ -10,7 +10,7 @@ storing them (the seed kept every solution in a list).
 from __future__ import annotations
 
 import time
-from typing import Iterator
+from collections.abc import Iterator
 
 from search.core import Backend, Deadline, SolveResult, Status
 from search.futoshiki.io import format_square
