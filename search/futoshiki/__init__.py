@@ -19,8 +19,11 @@ KIND = PuzzleKind(
     backends={
         "search": "search.futoshiki.solver:SearchBackend",
         "cpsat": "cpmodels.futoshiki:CpSatBackend",
+        "propagate": "search.futoshiki.propagate:PropagateBackend",
+        "count-dp": "search.futoshiki.countdp:CountDPBackend",
     },
-    defaults={"solve": "cpsat", "count": "cpsat", "unique": "cpsat", "check": "cpsat"},
+    defaults={"solve": "propagate", "count": "count-dp", "unique": "propagate",
+              "check": "propagate"},
     generate="search.futoshiki.generate:generate",
     add_generate_arguments="search.futoshiki.generate:add_generate_arguments",
     describe=f"{_IO}:describe",

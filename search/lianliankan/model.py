@@ -7,7 +7,7 @@ A tile is a picture number >= 1; 0 is an empty cell.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 
 Cell = tuple[int, int]
@@ -37,6 +37,24 @@ class Board:
         return tuple(
             (r, c) for r, row in enumerate(self.grid) for c, v in enumerate(row) if v
         )
+
+    def removed(self, a: Cell, b: Cell) -> Board:
+        """The board after tiles ``a`` and ``b`` go (the rules' definition of a removal).
+
+        With gravity, the part of each column above a removed tile slides down
+        one cell into the gap (the top cell of the column becomes empty).
+        """
+        rows = [list(row) for row in self.grid]
+        for r, c in (a, b):
+            rows[r][c] = 0
+        if self.gravity:
+            for c in {a[1], b[1]}:
+                gaps = sorted(r for r, cc in (a, b) if cc == c)
+                column = [rows[r][c] for r in range(self.height) if r not in gaps]
+                column = [0] * len(gaps) + column
+                for r in range(self.height):
+                    rows[r][c] = column[r]
+        return replace(self, grid=tuple(tuple(row) for row in rows))
 
 
 @dataclass(frozen=True)

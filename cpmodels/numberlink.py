@@ -1,0 +1,157 @@
+"""Numberlink as one CP-SAT circuit.
+
+The open cells are the nodes of a single ``add_circuit``.  Each path runs
+from its pair's ``a`` end to its ``b`` end along directed grid arcs, and a
+constant arc closes ``b`` of one pair onto ``a`` of the next, so the circuit
+threads every path in turn.  A colour per cell, equal along every arc, keeps
+each path between its own ends.  Under the lenient rule a cell may take its
+self-loop (it stays empty, colour 0).  Every variable is a function of the
+arcs, so solutions are counted once.
+
+``no_self_touch``: two grid-neighbours of one colour must be joined by an arc.
+Every lenient solution shortcuts to one that obeys it, so ``solve`` uses it
+under the lenient rule and tries it first under full cover.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Callable, Iterator
+
+from ortools.sat.python import cp_model
+
+from cpmodels.common import effort, enumerate_solutions, make_solver
+from search.core import Backend, SolveResult, Status
+from search.numberlink.model import Cell, Numberlink, Solution
+
+
+class CircuitModel:
+    """The model and the literals needed to read a solution back."""
+
+    def __init__(self, puzzle: Numberlink, *, no_self_touch: bool):
+        self.puzzle = puzzle
+        model = self.model = cp_model.CpModel()
+        k = len(puzzle.pairs)
+        cells = puzzle.open_cells
+        node = {cell: i for i, cell in enumerate(cells)}
+        starts = {p.a for p in puzzle.pairs}
+        goals = {p.b for p in puzzle.pairs}
+        low = 0 if not puzzle.full_cover else 1
+        self.colour = {}
+        for cell in cells:
+            if cell in puzzle.endpoint:
+                self.colour[cell] = model.new_constant(puzzle.endpoint[cell] + 1)
+            else:
+                self.colour[cell] = model.new_int_var(low, k, f"colour{cell}")
+        self.arc: dict[tuple[Cell, Cell], cp_model.IntVar] = {}
+        circuit = []
+        for u in cells:
+            if u in goals:
+                continue  # a path leaves its b end only by the closing arc
+            for v in puzzle.neighbours(u):
+                if v in starts:
+                    continue  # ... and enters its a end only by the closing arc
+                lit = model.new_bool_var(f"arc{u}{v}")
+                self.arc[(u, v)] = lit
+                circuit.append((node[u], node[v], lit))
+                model.add(self.colour[u] == self.colour[v]).only_enforce_if(lit)
+        true = model.new_constant(1)
+        for i, pair in enumerate(puzzle.pairs):
+            following = puzzle.pairs[(i + 1) % k]
+            circuit.append((node[pair.b], node[following.a], true))
+        self.empty = {}
+        if not puzzle.full_cover:
+            for cell in cells:
+                if cell not in puzzle.endpoint:
+                    lit = self.empty[cell] = model.new_bool_var(f"empty{cell}")
+                    circuit.append((node[cell], node[cell], lit))
+                    model.add(self.colour[cell] == 0).only_enforce_if(lit)
+                    model.add(self.colour[cell] >= 1).only_enforce_if(~lit)
+        model.add_circuit(circuit)
+        if no_self_touch:
+            self._forbid_touching()
+
+    def _forbid_touching(self) -> None:
+        """Two neighbours on one path are consecutive on it.
+
+        Neighbours with no arc either way are two different pairs' ends, whose
+        colours differ already.
+        """
+        for (u, v), lit in self.arc.items():
+            if (v, u) in self.arc and v < u:
+                continue  # each neighbour pair once
+            unjoined = [~lit] + ([~self.arc[(v, u)]] if (v, u) in self.arc else [])
+            used = [~self.empty[c] for c in (u, v) if c in self.empty]
+            self.model.add(self.colour[u] != self.colour[v]).only_enforce_if(unjoined + used)
+
+    def reader(self) -> Callable[[cp_model.CpSolverSolutionCallback | cp_model.CpSolver],
+                                 Solution]:
+        arcs = list(self.arc.items())
+        pairs = self.puzzle.pairs
+
+        def read(source) -> Solution:
+            successor = {u: v for (u, v), lit in arcs if source.boolean_value(lit)}
+            paths = []
+            for pair in pairs:
+                path = [pair.a]
+                while path[-1] != pair.b:
+                    path.append(successor[path[-1]])
+                paths.append(tuple(path))
+            return Solution(tuple(paths))
+
+        return read
+
+
+class CpSatBackend(Backend):
+    """CP-SAT circuit model; options ``no_self_touch``, ``workers``, ``seed``."""
+
+    name = "cpsat"
+
+    def __init__(self, **options):
+        super().__init__(**options)
+        self.no_self_touch = bool(options.get("no_self_touch", False))
+        self.workers = int(options.get("workers", 1))
+        self.seed = options.get("seed")
+
+    def solutions(self, puzzle: Numberlink, *, time_limit: float | None = None
+                  ) -> Iterator[Solution]:
+        if not puzzle.pairs:
+            yield from _pairless(puzzle)
+            return
+        built = CircuitModel(puzzle, no_self_touch=self.no_self_touch)
+        self.effort = {}
+        yield from enumerate_solutions(built.model, built.reader(), time_limit=time_limit,
+                                       effort_out=self.effort)
+
+    def solve(self, puzzle: Numberlink, *, time_limit: float | None = None) -> SolveResult:
+        """Paths that never touch themselves first (complete under the lenient
+        rule); under full cover, the plain model when that finds nothing."""
+        start = time.perf_counter()
+        if not puzzle.pairs:
+            found = next(_pairless(puzzle), None)
+            return SolveResult(Status.UNSAT if found is None else Status.SOLVED, found,
+                               time.perf_counter() - start)
+        passes = [True] if self.no_self_touch or not puzzle.full_cover else [True, False]
+        total: dict[str, float] = {}
+        result = Status.UNSAT, None
+        for nst in passes:
+            remaining = None if time_limit is None else time_limit - (time.perf_counter() - start)
+            built = CircuitModel(puzzle, no_self_touch=nst)
+            solver = make_solver(time_limit=remaining, workers=self.workers, seed=self.seed)
+            status = solver.solve(built.model)
+            for name, value in effort(solver).items():
+                total[name] = total.get(name, 0) + value
+            if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+                result = Status.SOLVED, built.reader()(solver)
+                break
+            if status != cp_model.INFEASIBLE:
+                result = (Status.LIMIT if status == cp_model.UNKNOWN else Status.ERROR), None
+                break
+        self.effort = total
+        return SolveResult(result[0], result[1], time.perf_counter() - start, dict(total))
+
+
+def _pairless(puzzle: Numberlink) -> Iterator[Solution]:
+    """A board without pairs: solved by drawing nothing, if nothing must be covered."""
+    if not (puzzle.full_cover and puzzle.open_cells):
+        yield Solution(())

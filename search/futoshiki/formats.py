@@ -1,0 +1,519 @@
+"""Futoshiki files in formats other than the seed's: readers, writers and a sniffer.
+
+    tatham       Simon Tatham's Unequal game ID, ``5:0R,0,0D,...`` (``5dx:...`` with a grade)
+    tatham-text  the text dump of Tatham's Unequal (``game_text_format``), no size line
+    csv          the VifeAgent CSV: size, values, horizontal then vertical relations as 0/1/-1
+    dat          hakank's AMPL data: ``param values`` and ``param lt`` (1-based, a < b)
+
+Each reader is ``parse_<format>(text, source) -> Futoshiki`` and raises ``InputError``
+with the line of the first problem.  ``sniff_format(text)`` names the format of a
+text, or returns None (the seed format, read by ``io``, or no Futoshiki at all).
+The grammars are in ``docs/futoshiki-formats.md``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+
+from search.core import InputError
+from search.futoshiki.model import Cell, Futoshiki
+
+MAX_TATHAM_ORDER = 32  # Tatham's validate_params: orders 3..32 (gridcp also reads 1 and 2)
+TATHAM_GRADES = {"t": "Trivial", "e": "Easy", "k": "Tricky", "x": "Extreme", "r": "Recursive"}
+
+# A relation as a reader collects it: (smaller cell, larger cell, line it came from).
+Relation = tuple[Cell, Cell, int]
+
+_ADJACENT_MODE = (
+    "Adjacent mode is another puzzle (bars mean 'differ by 1', no bar means 'do not'); "
+    "gridcp reads Unequal (Futoshiki) puzzles only"
+)
+
+
+def build(n: int, givens: list[list[int]], relations: Iterable[Relation], source: str) -> Futoshiki:
+    """The puzzle, after checking that every relation joins two neighbours inside the
+    grid and that no pair of cells is claimed both ways."""
+    seen: dict[tuple[Cell, Cell], int] = {}
+    for a, b, line in relations:
+        if not all(0 <= r < n and 0 <= c < n for r, c in (a, b)):
+            raise InputError(f"relation {_cell(a)} < {_cell(b)} leaves the {n} x {n} grid",
+                             source, line)
+        if abs(a[0] - b[0]) + abs(a[1] - b[1]) != 1:
+            raise InputError(f"relation {_cell(a)} < {_cell(b)} joins cells that are not "
+                             "neighbours", source, line)
+        if (b, a) in seen:
+            raise InputError(f"{_cell(a)} < {_cell(b)} contradicts {_cell(b)} < {_cell(a)} "
+                             f"(line {seen[b, a]})", source, line)
+        seen.setdefault((a, b), line)
+    return Futoshiki(n, tuple(map(tuple, givens)), tuple(sorted(seen)))
+
+
+def _cell(cell: Cell) -> str:
+    """A cell for messages, 1-based as people count: (row 2, col 3)."""
+    return f"(row {cell[0] + 1}, col {cell[1] + 1})"
+
+
+def _check_value(value: int, n: int, source: str, line: int, where: str) -> int:
+    if not 0 <= value <= n:
+        raise InputError(f"{where}: value {value} out of range 0..{n}", source, line)
+    return value
+
+
+def _content_lines(text: str) -> list[tuple[int, str]]:
+    """(line number, stripped line) of the lines that are neither blank nor ``#`` comments."""
+    return [
+        (number, line.strip())
+        for number, line in enumerate(text.splitlines(), start=1)
+        if line.strip() and not line.lstrip().startswith("#")
+    ]
+
+
+# ---------------------------------------------------------------- Tatham game ID
+
+# params := ORDER ['a'] ['d' GRADE]; the description is checked cell by cell below.
+_TATHAM_ID = re.compile(r"(\d+)(a?)(?:d(.))?:(\S*)")
+_TATHAM_CELL = re.compile(r"([a-z]*)(\d+)([URDL]*)")
+# flag -> (row step, col step) towards the smaller neighbour
+_FLAG_STEP = {"U": (-1, 0), "R": (0, 1), "D": (1, 0), "L": (0, -1)}
+
+
+def parse_tatham(text: str, source: str = "<input>") -> Futoshiki:
+    """One game ID ``ORDER[a][dGRADE]:DESC``; blank and ``#`` lines around it are skipped."""
+    lines = _content_lines(text)
+    if not lines:
+        raise InputError("no game ID", source)
+    if len(lines) > 1:
+        raise InputError("one game ID per file (found another one)", source, lines[1][0])
+    line, game_id = lines[0]
+    if "#" in game_id.partition(":")[0]:
+        raise InputError("a random-seed ID ('5#...') only makes sense to Tatham's generator; "
+                         "give the game ID 'ORDER:DESCRIPTION'", source, line)
+    found = _TATHAM_ID.fullmatch(game_id)
+    if not found:
+        raise InputError("not a Tatham game ID: expected 'ORDER:DESCRIPTION', "
+                         "e.g. '4:0,0L,0,3,...'", source, line)
+    order, adjacent, grade, desc = found.groups()
+    n = int(order)
+    if adjacent:
+        raise InputError(_ADJACENT_MODE, source, line)
+    if grade is not None and grade not in TATHAM_GRADES:
+        raise InputError(f"unknown grade 'd{grade}' (known: "
+                         + ", ".join(f"d{k} {v}" for k, v in TATHAM_GRADES.items()) + ")",
+                         source, line)
+    if not 1 <= n <= MAX_TATHAM_ORDER:
+        raise InputError(f"order {n} out of range 1..{MAX_TATHAM_ORDER}", source, line)
+
+    values = [0] * (n * n)
+    flags = [""] * (n * n)
+    index, pos = 0, 0
+    while pos < len(desc):
+        cell = _TATHAM_CELL.match(desc, pos)
+        if not cell:
+            raise InputError(f"cell {index + 1}: expected a number, then flags U R D L, "
+                             f"found {desc[pos:pos + 8]!r}", source, line)
+        skip, number, flag = cell.groups()
+        index += sum(ord(letter) - ord("a") + 1 for letter in skip)
+        if index >= n * n:
+            raise InputError(f"more than {n * n} cells for order {n}", source, line)
+        values[index] = _check_value(int(number), n, source, line, f"cell {index + 1}")
+        flags[index] = flag
+        index, pos = index + 1, cell.end()
+        if pos < len(desc):
+            if desc[pos] != ",":
+                raise InputError(f"cell {index}: unexpected {desc[pos]!r} (flags are U, R, D, "
+                                 "L; cells are separated by ',')", source, line)
+            pos += 1
+    if index < n * n:
+        raise InputError(f"{index} cells for order {n}: expected {n * n}", source, line)
+
+    relations = []
+    for i, letters in enumerate(flags):
+        for letter in letters:
+            (r, c), (dr, dc) = divmod(i, n), _FLAG_STEP[letter]
+            smaller = (r + dr, c + dc)
+            if not (0 <= smaller[0] < n and 0 <= smaller[1] < n):
+                raise InputError(f"cell {_cell((r, c))}: flag {letter} points off the grid",
+                                 source, line)
+            relations.append((smaller, (r, c), line))
+    return build(n, _rows(values, n), relations, source)
+
+
+def format_tatham(puzzle: Futoshiki) -> str:
+    """The game ID, as Tatham's generator writes it: the flag sits on the larger cell."""
+    if puzzle.n > MAX_TATHAM_ORDER:
+        raise ValueError(f"Tatham game IDs stop at order {MAX_TATHAM_ORDER}")
+    step_flag = {step: flag for flag, step in _FLAG_STEP.items()}
+    flags: dict[Cell, set[str]] = {}
+    for (sr, sc), (lr, lc) in puzzle.less:
+        flags.setdefault((lr, lc), set()).add(step_flag[sr - lr, sc - lc])
+    desc = "".join(
+        f"{puzzle.given(cell)}{''.join(f for f in 'URDL' if f in flags.get(cell, ()))},"
+        for cell in puzzle.cells
+    )
+    return f"{puzzle.n}:{desc}\n"
+
+
+def _rows(values: list[int], n: int) -> list[list[int]]:
+    return [values[r * n:(r + 1) * n] for r in range(n)]
+
+
+# ---------------------------------------------------------------- Tatham text dump
+
+_TEXT_CELL = re.compile(r"[.0-9A-Za-z]")
+_TEXT_ROW = re.compile(r"[.0-9A-Za-z](?:[ <>|][.0-9A-Za-z])+")
+_TEXT_BETWEEN = re.compile(r"[v^ -](?: [v^ -])*")
+
+
+def parse_tatham_text(text: str, source: str = "<input>") -> Futoshiki:
+    """Row lines ``cell sep cell ...`` and between lines ``rel rel ...``; no size line.
+
+    Cells are ``.`` (empty) or digits; from order 10 on ``0``..``9`` mean 1..10 and
+    ``A``.. mean 11..  Blank between lines are meaningful, so only trailing blank lines
+    are dropped.
+    """
+    lines = text.rstrip("\n ").split("\n") if text.strip() else []
+    if not lines:
+        raise InputError("no grid", source)
+    n = (len(lines[0].rstrip()) + 1) // 2
+    if n < 1:
+        raise InputError("the first line must be a row of cells", source, 1)
+    if len(lines) != 2 * n - 1:
+        raise InputError(f"the first row has {n} cells, so {2 * n - 1} lines were expected, "
+                         f"found {len(lines)}", source, min(len(lines), 2 * n))
+    givens, relations = [], []
+    for number, raw in enumerate(lines, start=1):
+        line = raw.rstrip("\r").rstrip()
+        if len(line) > 2 * n - 1:
+            raise InputError(f"line longer than the {2 * n - 1} characters of an order-{n} grid",
+                             source, number)
+        line = line.ljust(2 * n - 1)
+        r = (number - 1) // 2
+        if number % 2:
+            givens.append(_text_row(line, r, n, source, number, relations))
+        else:
+            _text_between(line, r, n, source, number, relations)
+    return build(n, givens, relations, source)
+
+
+def _text_row(line: str, r: int, n: int, source: str, number: int,
+              relations: list[Relation]) -> list[int]:
+    row = []
+    for c in range(n):
+        char = line[2 * c]
+        if not _TEXT_CELL.fullmatch(char):
+            raise InputError(f"column {c + 1}: expected '.' or a digit, found {char!r}",
+                             source, number)
+        value = _text_value(char, n)
+        if value is None or value > n:
+            raise InputError(f"column {c + 1}: {char!r} is not a value of an order-{n} grid",
+                             source, number)
+        row.append(value)
+        if c + 1 < n:
+            sep = line[2 * c + 1]
+            if sep == "|":
+                raise InputError(_ADJACENT_MODE, source, number)
+            if sep == "<":
+                relations.append(((r, c), (r, c + 1), number))
+            elif sep == ">":
+                relations.append(((r, c + 1), (r, c), number))
+            elif sep != " ":
+                raise InputError(f"between columns {c + 1} and {c + 2}: expected '<', '>' or "
+                                 f"a space, found {sep!r}", source, number)
+    return row
+
+
+def _text_between(line: str, r: int, n: int, source: str, number: int,
+                  relations: list[Relation]) -> None:
+    for c in range(n):
+        mark = line[2 * c]
+        if mark == "-":
+            raise InputError(_ADJACENT_MODE, source, number)
+        if mark == "^":
+            relations.append(((r, c), (r + 1, c), number))
+        elif mark == "v":
+            relations.append(((r + 1, c), (r, c), number))
+        elif mark != " ":
+            raise InputError(f"column {c + 1}: expected 'v', '^' or a space, found {mark!r}",
+                             source, number)
+        if c + 1 < n and line[2 * c + 1] != " ":
+            raise InputError(f"expected a space between columns {c + 1} and {c + 2}",
+                             source, number)
+
+
+def _text_value(char: str, n: int) -> int | None:
+    if char == ".":
+        return 0
+    if n < 10:
+        return int(char) if char in "123456789" else None
+    if char.isdigit():
+        return int(char) + 1
+    return ord(char.upper()) - ord("A") + 11
+
+
+def _text_char(value: int, n: int) -> str:
+    if value == 0:
+        return "."
+    if n < 10:
+        return str(value)
+    return str(value - 1) if value <= 10 else chr(ord("A") + value - 11)
+
+
+def format_tatham_text(puzzle: Futoshiki) -> str:
+    n, lines = puzzle.n, []
+    for r in range(n):
+        row = ""
+        for c in range(n):
+            row += _text_char(puzzle.givens[r][c], n)
+            if c + 1 < n:
+                row += {-1: "<", 0: " ", 1: ">"}[puzzle.sign((r, c), (r, c + 1))]
+        lines.append(row)
+        if r + 1 < n:
+            lines.append(" ".join({-1: "^", 0: " ", 1: "v"}[puzzle.sign((r, c), (r + 1, c))]
+                                  for c in range(n)))
+    return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------- VifeAgent CSV
+
+
+def parse_csv(text: str, source: str = "<input>") -> Futoshiki:
+    """``N``; N value rows; N rows of N-1 horizontal and N-1 rows of N vertical relations.
+
+    Relations: 0 none, 1 first < second (left < right, upper < lower), -1 first > second.
+    Blank lines and ``#`` lines are skipped.
+    """
+    lines = _content_lines(text)
+    if not lines:
+        raise InputError("no size line", source)
+    number, first = lines[0]
+    if not re.fullmatch(r"\d+", first) or int(first) < 1:
+        raise InputError(f"first line must be the size N >= 1, found {first!r}", source, number)
+    n = int(first)
+    # order 1 has no relation rows at all (an empty row would be a blank line)
+    shape = [n] * n + ([n - 1] * n if n > 1 else []) + [n] * (n - 1)
+    if len(lines) - 1 != len(shape):
+        where = lines[len(shape) + 1][0] if len(lines) - 1 > len(shape) else lines[-1][0]
+        raise InputError(f"expected {len(shape)} rows after the size ({n} value rows, "
+                         f"{n if n > 1 else 0} horizontal and {n - 1} vertical relation rows), "
+                         f"found {len(lines) - 1}", source, where)
+    rows = []
+    for (number, line), width in zip(lines[1:], shape, strict=True):
+        fields = [field.strip() for field in line.split(",")]
+        if len(fields) != width:
+            raise InputError(f"expected {width} comma-separated numbers, found {len(fields)}",
+                             source, number)
+        if not all(re.fullmatch(r"-?\d+", field) for field in fields):
+            raise InputError(f"not a list of integers: {line!r}", source, number)
+        rows.append((number, [int(field) for field in fields]))
+
+    givens = []
+    for number, row in rows[:n]:
+        givens.append([_check_value(v, n, source, number, f"column {c + 1}")
+                       for c, v in enumerate(row)])
+    relations: list[Relation] = []
+    horizontal, vertical = rows[n:2 * n] if n > 1 else [], rows[2 * n:] if n > 1 else []
+    for r, (number, row) in enumerate(horizontal):
+        for c, sign in enumerate(row):
+            _csv_relation(sign, (r, c), (r, c + 1), source, number, relations)
+    for r, (number, row) in enumerate(vertical):
+        for c, sign in enumerate(row):
+            _csv_relation(sign, (r, c), (r + 1, c), source, number, relations)
+    return build(n, givens, relations, source)
+
+
+def _csv_relation(sign: int, first: Cell, second: Cell, source: str, number: int,
+                  relations: list[Relation]) -> None:
+    if sign == 1:
+        relations.append((first, second, number))
+    elif sign == -1:
+        relations.append((second, first, number))
+    elif sign != 0:
+        raise InputError(f"relation {sign} between {_cell(first)} and {_cell(second)}: "
+                         "expected 0, 1 or -1", source, number)
+
+
+def format_csv(puzzle: Futoshiki) -> str:
+    n, lines = puzzle.n, [str(puzzle.n)]
+    lines += [",".join(map(str, row)) for row in puzzle.givens]
+    if n > 1:
+        lines += [",".join(str(-puzzle.sign((r, c), (r, c + 1))) for c in range(n - 1))
+                  for r in range(n)]
+    lines += [",".join(str(-puzzle.sign((r, c), (r + 1, c))) for c in range(n))
+              for r in range(n - 1)]
+    return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------- hakank AMPL .dat
+
+_DAT_TOKEN = re.compile(r":=|[:;=]|[^\s:;=]+")
+
+
+def parse_dat(text: str, source: str = "<input>") -> Futoshiki:
+    """``param SIZE := n;``, ``param values: 1..n := <row label> <n entries>... ;``
+    (``.`` or 0 empty), ``param lastdx = k;`` and ``param lt: 0 1 2 3 := <index> r1 c1 r2
+    c2 ... ;`` meaning values[r1,c1] < values[r2,c2], 1-based.  ``#`` starts a comment."""
+    params: dict[str, tuple[int, list[str], list[tuple[str, int]]]] = {}
+    for line, name, labels, tokens in _dat_statements(text, source):
+        if name.lower() in params:
+            raise InputError(f"parameter {name} given twice", source, line)
+        params[name.lower()] = (line, labels, tokens)
+    unknown = sorted(set(params) - {"size", "values", "lastdx", "lt"})
+    if unknown:
+        raise InputError(f"unknown parameter {unknown[0]!r} (known: SIZE, values, lastdx, lt)",
+                         source, params[unknown[0]][0])
+    if "size" not in params or "values" not in params:
+        missing = "SIZE" if "size" not in params else "values"
+        raise InputError(f"no 'param {missing}'", source)
+    n = _dat_scalar("SIZE", params["size"], source)
+    if n < 1:
+        raise InputError(f"SIZE must be at least 1, found {n}", source, params["size"][0])
+
+    line, labels, tokens = params["values"]
+    if labels != [str(c) for c in range(1, n + 1)]:
+        raise InputError(f"values: the column labels must be 1 .. {n}", source, line)
+    givens = [[0] * n for _ in range(n)]
+    seen_rows: set[int] = set()
+    for row in _dat_rows("values", tokens, n + 1, source):
+        (label, number), entries = row[0], row[1:]
+        r = _dat_int(label, number, source) - 1
+        if not 0 <= r < n or r in seen_rows:
+            raise InputError(f"values: row label {label} is not a new row in 1..{n}",
+                             source, number)
+        seen_rows.add(r)
+        for c, (entry, at) in enumerate(entries):
+            value = 0 if entry == "." else _dat_int(entry, at, source)
+            givens[r][c] = _check_value(value, n, source, at, f"values[{r + 1},{c + 1}]")
+
+    relations: list[Relation] = []
+    if "lt" in params:
+        line, labels, tokens = params["lt"]
+        if labels != ["0", "1", "2", "3"]:
+            raise InputError("lt: the column labels must be 0 1 2 3", source, line)
+        for row in _dat_rows("lt", tokens, 5, source):
+            r1, c1, r2, c2 = (_dat_int(entry, at, source) - 1 for entry, at in row[1:])
+            relations.append(((r1, c1), (r2, c2), row[0][1]))
+    if "lastdx" in params:
+        lastdx = _dat_scalar("lastdx", params["lastdx"], source)
+        if lastdx != len(relations) - 1:
+            raise InputError(f"lastdx = {lastdx} but lt has {len(relations)} rows "
+                             f"(lastdx must be {len(relations) - 1})", source,
+                             params["lastdx"][0])
+    return build(n, givens, relations, source)
+
+
+def _dat_statements(text: str, source: str):
+    """(line, name, column labels, value tokens) for each ``param`` statement."""
+    tokens = [
+        (match.group(), number)
+        for number, line in enumerate(text.splitlines(), start=1)
+        for match in _DAT_TOKEN.finditer(line.split("#", 1)[0])
+    ]
+    statement: list[tuple[str, int]] = []
+    for token in tokens:
+        if token[0] != ";":
+            statement.append(token)
+            continue
+        if statement:
+            yield _dat_statement(statement, source)
+        statement = []
+    if statement:
+        raise InputError("statement not ended by ';'", source, statement[0][1])
+
+
+def _dat_statement(statement: list[tuple[str, int]], source: str):
+    (word, line), rest = statement[0], statement[1:]
+    if word != "param" or not rest or not re.fullmatch(r"\w+", rest[0][0]):
+        raise InputError("expected 'param NAME ...'", source, line)
+    name, rest = rest[0][0], rest[1:]
+    labels: list[str] = []
+    if rest and rest[0][0] == ":":
+        ends = [i for i, (token, _) in enumerate(rest) if token == ":="]
+        if not ends:
+            raise InputError(f"{name}: column labels not followed by ':='", source, line)
+        labels, rest = [token for token, _ in rest[1:ends[0]]], rest[ends[0] + 1:]
+    elif rest and rest[0][0] in (":=", "="):
+        rest = rest[1:]
+    else:
+        raise InputError(f"{name}: expected ':=' or ': labels :='", source, line)
+    return line, name, labels, rest
+
+
+def _dat_rows(name: str, tokens: list[tuple[str, int]], width: int, source: str):
+    """The table's rows of ``width`` tokens; the line blamed for a short row is the first
+    whose tokens do not fill whole rows (tables are written one row per line)."""
+    if len(tokens) % width:
+        per_line: dict[int, int] = {}
+        for _, line in tokens:
+            per_line[line] = per_line.get(line, 0) + 1
+        line = next((line for line, k in per_line.items() if k % width), tokens[-1][1])
+        raise InputError(f"{name}: a row needs a label and {width - 1} entries", source, line)
+    return [tokens[i:i + width] for i in range(0, len(tokens), width)]
+
+
+def _dat_scalar(name: str, param: tuple[int, list[str], list[tuple[str, int]]],
+                source: str) -> int:
+    line, labels, tokens = param
+    if labels or len(tokens) != 1:
+        raise InputError(f"{name} must be a single integer", source, line)
+    return _dat_int(tokens[0][0], tokens[0][1], source)
+
+
+def _dat_int(token: str, line: int, source: str) -> int:
+    if not re.fullmatch(r"-?\d+", token):
+        raise InputError(f"expected an integer, found {token!r}", source, line)
+    return int(token)
+
+
+def format_dat(puzzle: Futoshiki) -> str:
+    n = puzzle.n
+    lines = [f"param SIZE := {n};", f"param values: {' '.join(map(str, range(1, n + 1)))} :="]
+    lines += [f"  {r + 1}  " + " ".join(str(v) if v else "." for v in row)
+              for r, row in enumerate(puzzle.givens)]
+    lines.append(";")
+    if puzzle.less:
+        lines += [f"param lastdx = {len(puzzle.less) - 1};", "param lt: 0 1 2 3 :="]
+        lines += [f"  {i}  {a[0] + 1} {a[1] + 1}  {b[0] + 1} {b[1] + 1}"
+                  for i, (a, b) in enumerate(puzzle.less)]
+        lines.append(";")
+    return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------- which format?
+
+READERS: dict[str, Callable[[str, str], Futoshiki]] = {
+    "tatham": parse_tatham,
+    "tatham-text": parse_tatham_text,
+    "csv": parse_csv,
+    "dat": parse_dat,
+}
+WRITERS: dict[str, Callable[[Futoshiki], str]] = {
+    "tatham": format_tatham,
+    "tatham-text": format_tatham_text,
+    "csv": format_csv,
+    "dat": format_dat,
+}
+
+
+def sniff_format(text: str) -> str | None:
+    """The non-seed format ``text`` looks like, from its shape alone, or None.
+
+    The checks are loose on purpose, so that a damaged file of a recognised format reaches
+    its reader and gets a precise message; a seed file (a bare size line, then rows with
+    ``|``, ``<``, ``>`` tokens) matches none of them.
+    """
+    lines = _content_lines(text)
+    if not lines:
+        return None
+    first = lines[0][1]
+    if re.fullmatch(r"\d+a?(?:d.)?[:#]\S*", first):
+        return "tatham"
+    if re.match(r"param\b", first):
+        return "dat"
+    if re.fullmatch(r"\d+", first) and len(lines) > 1 and "," in lines[1][1]:
+        return "csv"
+    raw = text.rstrip("\n ").split("\n")
+    if (len(raw) >= 3 and len(raw) % 2 and _TEXT_ROW.fullmatch(raw[0].rstrip())
+            and (not raw[1].strip() or _TEXT_BETWEEN.fullmatch(raw[1].rstrip()))):
+        return "tatham-text"
+    return None

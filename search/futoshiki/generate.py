@@ -1,0 +1,265 @@
+"""Futoshiki generator: a random Latin square, clues added until it is the only
+solution, then every clue dropped that the uniqueness does not need.
+
+The clues added are chosen to rule out a second solution the backend has just
+found (a given value or an inequality on which the two solutions disagree), so
+each one makes progress.  The final pass visits the clues in random order and
+keeps a clue only if removing it lets a second solution in; since later
+removals only shrink the puzzle, every clue left is then necessary: the puzzle
+is minimal.
+
+Puzzle k (1-based) of ``--seed S`` is the puzzle of seed ``S + k - 1``, drawn
+from ``random.Random(S + k - 1)``, so every puzzle can be regenerated alone.
+
+Difficulty is measured, not guessed: the number of search nodes the
+``propagate`` backend needs to prove the puzzle unique.  One node means that
+propagation alone (forward checking, inequality bounds and chains, hidden
+singles, Hall sets) solves it, ``easy``; more means at least one guess,
+``hard``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from search.core import GridcpError, Status
+from search.futoshiki.model import Cell, Futoshiki, Solution
+
+DEFAULT_SIZE = 5
+MAX_ATTEMPTS = 1000  # puzzles drawn per requested one before a difficulty is given up
+METHODS = ("mixed", "relations", "givens")
+DIFFICULTIES = ("any", "easy", "hard")
+
+Clue = tuple[str, Any]  # ("given", cell) or ("less", (smaller cell, larger cell))
+
+
+# ---------------------------------------------------------------- the Latin square
+
+
+def random_latin_square(n: int, rng: random.Random) -> tuple[tuple[int, ...], ...]:
+    """Rows drawn one at a time as random perfect matchings of columns to the values
+    still free in each column.  A Latin rectangle always extends to a square (Hall's
+    theorem), so no row ever fails; the squares are varied but not exactly uniform."""
+    free = [set(range(1, n + 1)) for _ in range(n)]  # values column c may still take
+    rows = []
+    for _ in range(n):
+        owner: dict[int, int] = {}  # value -> column
+        for column in rng.sample(range(n), n):
+            _augment(column, free, owner, set(), rng)
+        row = [0] * n
+        for value, column in owner.items():
+            row[column] = value
+            free[column].discard(value)
+        rows.append(tuple(row))
+    return tuple(rows)
+
+
+def _augment(column: int, free: list[set[int]], owner: dict[int, int], seen: set[int],
+             rng: random.Random) -> bool:
+    """Kuhn's augmenting path from ``column``, trying its values in random order."""
+    for value in rng.sample(sorted(free[column]), len(free[column])):
+        if value in seen:
+            continue
+        seen.add(value)
+        if value not in owner or _augment(owner[value], free, owner, seen, rng):
+            owner[value] = column
+            return True
+    return False
+
+
+# ---------------------------------------------------------------- clues
+
+
+def puzzle_of(n: int, square: tuple[tuple[int, ...], ...], clues: set[Clue]) -> Futoshiki:
+    givens = [[0] * n for _ in range(n)]
+    less = []
+    for kind, what in clues:
+        if kind == "given":
+            givens[what[0]][what[1]] = square[what[0]][what[1]]
+        else:
+            less.append(what)
+    return Futoshiki(n, tuple(map(tuple, givens)), tuple(sorted(less)))
+
+
+def distinguishing_clues(square: tuple[tuple[int, ...], ...], other: Solution,
+                         method: str) -> list[Clue]:
+    """The clues that hold in ``square`` and fail in ``other``, of the kinds ``method``
+    allows (``relations`` falls back to givens when no inequality separates the two)."""
+    n = len(square)
+    givens: list[Clue] = [("given", (r, c)) for r in range(n) for c in range(n)
+                          if square[r][c] != other.grid[r][c]]
+    relations: list[Clue] = []
+    for r in range(n):
+        for c in range(n):
+            for b in ((r, c + 1), (r + 1, c)):
+                if b[0] < n and b[1] < n:
+                    pair = _ordered(square, (r, c), b)
+                    if other.value(pair[0]) > other.value(pair[1]):
+                        relations.append(("less", pair))
+    if method == "givens":
+        return givens
+    if method == "relations":
+        return relations or givens
+    return givens + relations
+
+
+def _ordered(square: tuple[tuple[int, ...], ...], a: Cell, b: Cell) -> tuple[Cell, Cell]:
+    return (a, b) if square[a[0]][a[1]] < square[b[0]][b[1]] else (b, a)
+
+
+# ---------------------------------------------------------------- the generator
+
+
+def generate_puzzle(n: int, rng: random.Random, *, backend: str | None = None,
+                    method: str = "mixed") -> tuple[Futoshiki, Solution]:
+    """A minimal puzzle with exactly one solution, and that solution."""
+    if method not in METHODS:
+        raise GridcpError(f"unknown method {method!r} (known: {', '.join(METHODS)})")
+    engine = uniqueness_backend(backend)
+    square = random_latin_square(n, rng)
+    clues: set[Clue] = set()
+    while True:  # add clues until the square is the only solution
+        result = engine.unique(puzzle_of(n, square, clues))
+        if result.status is Status.UNIQUE:
+            break
+        if result.status is not Status.MULTIPLE:
+            raise GridcpError(f"backend {engine.name!r} answered {result.status} while "
+                              "generating (expected UNIQUE or MULTIPLE)")
+        other = next(s for s in result.solutions if s.grid != square)
+        clues.add(rng.choice(distinguishing_clues(square, other, method)))
+    for clue in rng.sample(sorted(clues), len(clues)):  # then drop every clue not needed
+        clues.discard(clue)
+        if engine.unique(puzzle_of(n, square, clues)).status is not Status.UNIQUE:
+            clues.add(clue)
+    return puzzle_of(n, square, clues), Solution(square)
+
+
+def uniqueness_backend(name: str | None = None):
+    """The backend the generator asks: ``name``, else the fastest registered one."""
+    from search.registry import kind
+
+    futoshiki = kind("futoshiki")
+    if name is None:
+        name = next(b for b in ("propagate", "cpsat", "search") if b in futoshiki.backends)
+    quiet = {"progress": False} if name == "propagate" else {}  # no stderr lines mid-run
+    return futoshiki.backend(name, **quiet)
+
+
+def nodes_to_prove(puzzle: Futoshiki) -> int:
+    """Search nodes the ``propagate`` backend needs to prove ``puzzle`` unique (1 = none
+    beyond the root: propagation alone solves it)."""
+    result = uniqueness_backend("propagate").unique(puzzle)
+    return int(result.effort.get("nodes", 0))
+
+
+def difficulty_of(nodes: int) -> str:
+    return "easy" if nodes <= 1 else "hard"
+
+
+def generate_graded(n: int, seed: int, *, backend: str | None = None, method: str = "mixed",
+                    difficulty: str = "any") -> tuple[Futoshiki, Solution, int]:
+    """The puzzle of ``seed``: the first one drawn from ``random.Random(seed)`` whose
+    difficulty matches, with its solution and node count."""
+    rng = random.Random(seed)
+    for _ in range(MAX_ATTEMPTS):
+        puzzle, solution = generate_puzzle(n, rng, backend=backend, method=method)
+        nodes = nodes_to_prove(puzzle)  # one more uniqueness proof: cheap beside the ~100 made
+        if difficulty in ("any", difficulty_of(nodes)):
+            return puzzle, solution, nodes
+    raise GridcpError(f"no {difficulty} {n}x{n} puzzle in {MAX_ATTEMPTS} attempts "
+                      f"(seed {seed}); try another size or difficulty")
+
+
+# ---------------------------------------------------------------- the command
+
+
+def add_generate_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--difficulty", choices=DIFFICULTIES, default="any",
+                        help="easy: propagation alone solves it; hard: it needs a guess "
+                             "(measured with the propagate backend; default any)")
+    parser.add_argument("--backend", help="backend for the uniqueness checks "
+                        "(default: propagate if registered, else cpsat)")
+    parser.epilog = (f"--method: {', '.join(METHODS)} (default mixed: givens and "
+                     "inequalities; relations: inequalities, givens only when needed)")
+
+
+def parse_size(size: str | None) -> int:
+    if size is None:
+        return DEFAULT_SIZE
+    text = size.lower()
+    width, _, height = text.partition("x")
+    if not width.isdigit() or (height and height != width):
+        raise GridcpError(f"--size must be N or NxN (a square), found {size!r}")
+    n = int(width)
+    if not 1 <= n <= 32:
+        raise GridcpError(f"--size must be between 1 and 32, found {n}")
+    return n
+
+
+def generate(args: Any) -> int:
+    """``gridcp generate futoshiki``: print the puzzles (seed format or JSON) or write
+    ``futoshiki_<n>_<seed>_<k>.txt`` files into ``--out``."""
+    from search.futoshiki.formats import format_tatham
+    from search.futoshiki.io import format_seed
+
+    try:
+        n = parse_size(args.size)
+        method = args.method or "mixed"
+        if method not in METHODS:
+            raise GridcpError(f"unknown --method {method!r} (known: {', '.join(METHODS)})")
+        difficulty = getattr(args, "difficulty", "any") or "any"
+        backend = getattr(args, "backend", None)
+        if args.count < 0:
+            raise GridcpError("--count must be at least 0")
+        uniqueness_backend(backend)  # a bad name fails before any work
+    except GridcpError as error:
+        print(f"gridcp: {error}", file=sys.stderr)
+        return 2
+    out = Path(args.out) if args.out else None
+    if out:
+        out.mkdir(parents=True, exist_ok=True)
+    start = time.perf_counter()
+    for k in range(1, args.count + 1):
+        seed = args.seed + k - 1
+        try:
+            puzzle, solution, nodes = generate_graded(n, seed, backend=backend, method=method,
+                                                      difficulty=difficulty)
+        except GridcpError as error:
+            print(f"gridcp: {error}", file=sys.stderr)
+            return 1
+        text = format_seed(puzzle)
+        givens = sum(1 for row in puzzle.givens for v in row if v)
+        if args.json:
+            record = {
+                "puzzle": "futoshiki", "n": n, "seed": seed, "index": k, "method": method,
+                "clues": {"givens": givens, "relations": len(puzzle.less)},
+                "grid": [list(row) for row in puzzle.givens],
+                "less": [[list(a), list(b)] for a, b in puzzle.less],
+                "solution": [list(row) for row in solution.grid],
+                "difficulty": difficulty_of(nodes), "nodes": nodes,
+                "tatham": format_tatham(puzzle).strip(), "text": text,
+            }
+            line = json.dumps(record)
+        if out:
+            target = out / f"futoshiki_{n}_{args.seed}_{k}.txt"
+            target.write_text(text)
+            print(f"{target}: {givens} givens, {len(puzzle.less)} inequalities",
+                  file=sys.stderr)
+            if args.json:
+                print(line)
+        elif args.json:
+            print(line)
+        else:
+            print(text, end="\n" if k < args.count else "")
+        sys.stdout.flush()
+    wall = time.perf_counter() - start
+    if args.count:
+        print(f"generated {args.count} puzzle(s) of {n}x{n} in {wall:.2f} s "
+              f"({args.count / wall:.2f} per second)", file=sys.stderr)
+    return 0

@@ -1,0 +1,602 @@
+"""The ``propagate`` backend: constraint propagation with an undo trail.
+
+Domains are bitsets (bit ``v - 1`` stands for value ``v``).  After every
+decision the engine reaches a fixpoint of, cheapest first:
+
+* forward checking: an assigned value leaves the domains of its row and column;
+* arc consistency on every inequality ``a < b`` (bounds: ``b`` above ``min a``,
+  ``a`` below ``max b``), which carries bounds along inequality chains;
+* hidden singles: a value with one place left in a row or column goes there;
+* all-different matching reasoning (Hall sets) on every row and column whose
+  domains changed: a perfect matching of cells to values, then the strongly
+  connected components of its alternating graph show which values no perfect
+  matching can give a cell (Regin's filtering); this subsumes naked pairs,
+  triples, ... and hidden ones.
+
+Before the search, static chain bounds tighten the domains once: a cell with
+``k`` cells transitively below it that must all differ (one chain, or ``k``
+cells in one row or column) is at least ``k + 1``, and symmetrically.
+
+The search branches on a smallest domain (ties: the cell with most
+inequalities) and undoes its changes from the trail instead of copying the
+state per node.  Counting streams: it never stores solutions.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from typing import Any, Iterator
+
+from search.core import (
+    Backend,
+    CountResult,
+    Deadline,
+    LimitReached,
+    SolveResult,
+    Status,
+    UniqueResult,
+)
+from search.futoshiki.model import Futoshiki, Solution
+
+PROBE_MATCHING = False
+CHECK_EVERY = 256  # nodes between two looks at the clock
+PROGRESS_AFTER = 5.0  # seconds of counting before the first progress line on stderr
+
+
+class Contradiction(Exception):
+    """Raised inside propagation when a domain empties or a rule fails."""
+
+
+def values_of(mask: int) -> Iterator[int]:
+    """The values (1-based) in a domain bitset, ascending."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length()
+        mask ^= low
+
+
+# ---------------------------------------------------------------- static analysis
+
+
+def _closure(n: int, edges: dict[int, list[int]]) -> list[int]:
+    """Bitset over cells of everything reachable from each cell along ``edges``."""
+    reach = [0] * (n * n)
+    order = _topological(n, edges)
+    for i in reversed(order):
+        for j in edges[i]:
+            reach[i] |= reach[j] | (1 << j)
+    return reach
+
+
+def _topological(n: int, edges: dict[int, list[int]]) -> list[int]:
+    """Cells in an order where every edge goes forward; a cycle is a Contradiction."""
+    indegree = [0] * (n * n)
+    for targets in edges.values():
+        for j in targets:
+            indegree[j] += 1
+    ready = [i for i in range(n * n) if indegree[i] == 0]
+    order = []
+    while ready:
+        i = ready.pop()
+        order.append(i)
+        for j in edges[i]:
+            indegree[j] -= 1
+            if indegree[j] == 0:
+                ready.append(j)
+    if len(order) != n * n:
+        raise Contradiction("the inequalities form a cycle")
+    return order
+
+
+def _longest(n: int, edges: dict[int, list[int]]) -> list[int]:
+    """Number of cells on the longest chain leaving each cell along ``edges``."""
+    longest = [0] * (n * n)
+    for i in reversed(_topological(n, edges)):
+        for j in edges[i]:
+            longest[i] = max(longest[i], longest[j] + 1)
+    return longest
+
+
+def chain_bounds(puzzle: Futoshiki) -> list[tuple[int, int]]:
+    """(lowest, highest) possible value of each cell from the inequalities alone."""
+    n = puzzle.n
+    below: dict[int, list[int]] = {i: [] for i in range(n * n)}
+    above: dict[int, list[int]] = {i: [] for i in range(n * n)}
+    for (ar, ac), (br, bc) in puzzle.less:
+        a, b = ar * n + ac, br * n + bc
+        below[b].append(a)
+        above[a].append(b)
+    bounds = []
+    lines = [sum(1 << (r * n + c) for c in range(n)) for r in range(n)]
+    lines += [sum(1 << (r * n + c) for r in range(n)) for c in range(n)]
+    down, up = _closure(n, below), _closure(n, above)
+    chain_down, chain_up = _longest(n, below), _longest(n, above)
+    for i in range(n * n):
+        # Cells below i in one line all differ and are all smaller than i.
+        k_down = max([chain_down[i]] + [(down[i] & line).bit_count() for line in lines])
+        k_up = max([chain_up[i]] + [(up[i] & line).bit_count() for line in lines])
+        bounds.append((k_down + 1, n - k_up))
+    return bounds
+
+
+# ---------------------------------------------------------------- the engine
+
+
+class Engine:
+    """Domains, trail and propagation for one puzzle; the search drives it."""
+
+    def __init__(self, puzzle: Futoshiki):
+        n = self.n = puzzle.n
+        self.full = (1 << n) - 1
+        cells = range(n * n)
+        self.units = [[r * n + c for c in range(n)] for r in range(n)]
+        self.units += [[r * n + c for r in range(n)] for c in range(n)]
+        self.unit_of = [(i // n, n + i % n) for i in cells]
+        self.peers = [
+            [j for j in self.units[i // n] + self.units[n + i % n] if j != i] for i in cells
+        ]
+        self.smaller: list[list[int]] = [[] for _ in cells]  # j with x_j < x_i
+        self.larger: list[list[int]] = [[] for _ in cells]  # j with x_j > x_i
+        for (ar, ac), (br, bc) in puzzle.less:
+            a, b = ar * n + ac, br * n + bc
+            self.larger[a].append(b)
+            self.smaller[b].append(a)
+        self.degree = [len(self.smaller[i]) + len(self.larger[i]) for i in cells]
+        self.mates = [-1] * (n * n)  # value index each cell had in its last matching
+        self.dom = [self.full] * (n * n)
+        self.trail: list[tuple[int, int]] = []
+        self.queue: list[int] = []
+        self.dirty = [True] * (2 * n)
+        self.nodes = 0
+        self.probes = 0
+        self.weight = [1] * (n * n)  # failures seen at each cell (dom/wdeg)
+        self.ok = self._start(puzzle)
+
+    def _start(self, puzzle: Futoshiki) -> bool:
+        n = self.n
+        try:
+            bounds = chain_bounds(puzzle)
+        except Contradiction:
+            return False
+        for i, (low, high) in enumerate(bounds):
+            if low > high:  # a chain longer than the square is wide
+                return False
+            value = puzzle.givens[i // n][i % n]
+            mask = self.full & ~((1 << (low - 1)) - 1) & ((1 << high) - 1)
+            if value:
+                mask &= 1 << (value - 1) if 1 <= value <= n else 0
+            if mask != self.dom[i] and not self.narrow(i, mask):
+                return False
+        self.trail.clear()  # the root state is never undone
+        return self.propagate()
+
+    # -- changes and undo
+
+    def narrow(self, i: int, mask: int) -> bool:
+        """Set domain ``i`` to ``mask`` (a subset of it); False if it empties."""
+        if not mask:
+            self.weight[i] += 1
+            return False
+        old = self.dom[i]
+        if mask != old:
+            self.trail.append((i, old))
+            self.dom[i] = mask
+            self.queue.append(i)
+            r, c = self.unit_of[i]
+            self.dirty[r] = self.dirty[c] = True
+        return True
+
+    def undo(self, mark: int) -> None:
+        trail, dom = self.trail, self.dom
+        while len(trail) > mark:
+            i, old = trail.pop()
+            dom[i] = old
+        self.queue.clear()
+
+    # -- propagation
+
+    def propagate(self, matching: bool = True) -> bool:
+        """Reach the fixpoint of all rules (or of the cheap ones); False on a contradiction."""
+        while True:
+            if not self._cheap():
+                return False
+            if not self._hidden_singles():
+                return False
+            if self.queue:
+                continue
+            if not matching:
+                return True
+            if not self._matching():
+                return False
+            if not self.queue:
+                return True
+
+    def _cheap(self) -> bool:
+        """Forward checking and inequality bounds until the queue empties."""
+        dom, queue, peers, narrow = self.dom, self.queue, self.peers, self.narrow
+        smaller, larger = self.smaller, self.larger
+        while queue:
+            i = queue.pop()
+            d = dom[i]
+            if d & (d - 1) == 0:  # assigned: forward checking
+                for j in peers[i]:
+                    e = dom[j]
+                    if e & d and not narrow(j, e & ~d):
+                        return False
+            low = (d & -d).bit_length()  # smallest value of i
+            high = d.bit_length()  # largest value of i
+            above = ~((1 << low) - 1)  # values > low
+            for j in larger[i]:
+                e = dom[j]
+                if e & ~above and not narrow(j, e & above):
+                    return False
+            below = (1 << (high - 1)) - 1  # values < high
+            for j in smaller[i]:
+                e = dom[j]
+                if e & ~below and not narrow(j, e & below):
+                    return False
+        return True
+
+    def _hidden_singles(self) -> bool:
+        """A value with one place left in a unit goes there; a value with none fails."""
+        dom, full, narrow = self.dom, self.full, self.narrow
+        for u, unit in enumerate(self.units):
+            if not self.dirty[u]:
+                continue
+            once = twice = 0
+            for i in unit:
+                d = dom[i]
+                twice |= once & d
+                once |= d
+            if once != full:
+                return False
+            single = once & ~twice
+            if not single:
+                continue
+            for i in unit:
+                d = dom[i]
+                hit = d & single
+                if hit and d != hit:
+                    if hit & (hit - 1):
+                        return False  # two values that each need this cell
+                    if not narrow(i, hit):
+                        return False
+        return True
+
+    def _matching(self) -> bool:
+        """Regin's all-different filtering on every changed row and column.
+
+        Only open cells take part: forward checking has already removed the
+        values of assigned cells from their rows and columns.
+        """
+        dom, n, dirty = self.dom, self.n, self.dirty
+        for u, unit in enumerate(self.units):
+            if self.queue:  # back to forward checking first: it keeps the count exact
+                return True
+            if not dirty[u]:
+                continue
+            dirty[u] = False
+            cells = [i for i in unit if dom[i] & (dom[i] - 1)]
+            if len(cells) < 3:  # one or two open cells: singles decide them
+                continue
+            doms = [dom[i] for i in cells]
+            sizes = sorted(d.bit_count() for d in doms)
+            if all(sizes[k] > k + 1 for k in range(len(sizes) - 1)):
+                continue  # any k cells see more than k values: no Hall set to find
+            mate = [self.mates[i] for i in cells]
+            if not _perfect_matching(doms, mate, n):
+                return False
+            for k, i in enumerate(cells):
+                self.mates[i] = mate[k]
+            allowed = _supported(doms, mate, n)
+            if allowed is None:
+                continue
+            for k, i in enumerate(cells):
+                d = doms[k]
+                if d & ~allowed[k] and not self.narrow(i, d & allowed[k]):
+                    return False
+        return True
+
+    # -- reading the state
+
+    def solution(self) -> Solution:
+        n = self.n
+        values = [d.bit_length() for d in self.dom]
+        return Solution(tuple(tuple(values[r * n : (r + 1) * n]) for r in range(n)))
+
+    def choose(self) -> int:
+        """The open cell with the smallest domain per weight (dom/wdeg), -1 if none.
+
+        A cell's weight is the number of contradictions met at it plus its
+        inequalities to open cells, so the search first settles the cells
+        where the puzzle is tight.
+        """
+        best, best_key = -1, 1e9
+        dom, weight, smaller, larger = self.dom, self.weight, self.smaller, self.larger
+        for i, d in enumerate(dom):
+            if d & (d - 1):
+                w = weight[i]
+                for j in smaller[i]:
+                    if dom[j] & (dom[j] - 1):
+                        w += 1
+                for j in larger[i]:
+                    if dom[j] & (dom[j] - 1):
+                        w += 1
+                key = d.bit_count() / w
+                if key < best_key:
+                    best, best_key = i, key
+        return best
+
+    def assign(self, i: int, value_bit: int) -> bool:
+        return self.narrow(i, value_bit) and self.propagate()
+
+    def probe(self) -> bool:
+        """Failed-literal probing on two-valued cells: a value whose assignment
+        propagates to a contradiction is removed.  Repeats until nothing fails."""
+        dom = self.dom
+        changed = True
+        while changed:
+            changed = False
+            for i in range(len(dom)):
+                d = dom[i]
+                if d & (d - 1) == 0 or (d & (d - 1)) & ((d & (d - 1)) - 1):
+                    continue  # assigned, or three values or more
+                mark = len(self.trail)
+                low = d & -d
+                for bit in (low, d ^ low):
+                    self.probes += 1
+                    ok = self.narrow(i, bit) and self.propagate(PROBE_MATCHING)
+                    self.undo(mark)
+                    if not ok:
+                        if not (self.narrow(i, d ^ bit) and self.propagate()):
+                            return False
+                        changed = True
+                        break
+        return True
+
+
+def _perfect_matching(doms: list[int], mate: list[int], n: int) -> bool:
+    """Complete ``mate`` (position -> value index, -1 free) to a matching of all positions."""
+    owner = [-1] * n
+    for k, v in enumerate(mate):
+        if v >= 0 and doms[k] >> v & 1 and owner[v] < 0:
+            owner[v] = k
+        else:
+            mate[k] = -1
+    for k in range(len(mate)):
+        if mate[k] < 0 and not _augment(k, doms, mate, owner, [0]):
+            return False
+    return True
+
+
+def _augment(k: int, doms: list[int], mate: list[int], owner: list[int], seen: list[int]) -> bool:
+    """Kuhn's augmenting path from position ``k``; ``seen[0]`` marks values tried."""
+    d = doms[k] & ~seen[0]
+    while d:
+        low = d & -d
+        d ^= low
+        if seen[0] & low:
+            continue
+        seen[0] |= low
+        v = low.bit_length() - 1
+        holder = owner[v]
+        if holder < 0 or _augment(holder, doms, mate, owner, seen):
+            owner[v], mate[k] = k, v
+            return True
+    return False
+
+
+def _supported(doms: list[int], mate: list[int], n: int) -> list[int] | None:
+    """Per position, the values that some matching of all positions gives it.
+
+    The positions use exactly as many values as there are positions (the rest
+    went to assigned cells), so every matching is perfect.  Position ``k`` can
+    take value ``v`` (held by position ``h``) iff ``k`` and ``h`` lie in one
+    strongly connected component of the graph ``k -> h`` whenever ``doms[k]``
+    contains ``mate[h]``.  None when the graph is one component (nothing to remove).
+    """
+    m = len(mate)
+    owner = [0] * n
+    for k in range(m):
+        owner[mate[k]] = k
+    forward, backward = [0] * m, [0] * m
+    for k in range(m):
+        d, bits, kbit = doms[k], 0, 1 << k
+        while d:
+            low = d & -d
+            d ^= low
+            h = owner[low.bit_length() - 1]
+            bits |= 1 << h
+            backward[h] |= kbit
+        forward[k] = bits
+    left = (1 << m) - 1
+    allowed = [0] * m
+    while left:
+        start = left & -left
+        component = _reach(start, forward, left) & _reach(start, backward, left)
+        if component == left == (1 << m) - 1:
+            return None
+        left &= ~component
+        values, members = 0, component
+        while members:
+            low = members & -members
+            members ^= low
+            values |= 1 << mate[low.bit_length() - 1]
+        members = component
+        while members:
+            low = members & -members
+            members ^= low
+            allowed[low.bit_length() - 1] = values
+    return allowed
+
+
+def _reach(start: int, edges: list[int], within: int) -> int:
+    """Bitset of positions reachable from ``start`` (a bit) inside ``within``."""
+    seen = frontier = start
+    while frontier:
+        low = frontier & -frontier
+        frontier ^= low
+        new = edges[low.bit_length() - 1] & within & ~seen
+        seen |= new
+        frontier |= new
+    return seen
+
+
+# ---------------------------------------------------------------- the search
+
+
+class Search:
+    """Depth-first search over an Engine, with limits and effort counters."""
+
+    def __init__(self, puzzle: Futoshiki, time_limit: float | None):
+        self.engine = Engine(puzzle)
+        self.deadline = Deadline(time_limit)
+        self.nodes = 0
+
+    def _tick(self) -> None:
+        self.nodes += 1
+        if self.nodes % CHECK_EVERY == 0:
+            self.deadline.check()
+
+    def solutions(self) -> Iterator[Solution]:
+        if self.engine.ok:
+            yield from self._solutions()
+
+    def _solutions(self) -> Iterator[Solution]:
+        engine = self.engine
+        self._tick()
+        i = engine.choose()
+        if i < 0:
+            yield engine.solution()
+            return
+        top = len(engine.trail)
+        while True:  # binary branching: i = v, then i != v with the refutation propagated
+            d = engine.dom[i]
+            low = d & -d
+            mark = len(engine.trail)
+            if engine.assign(i, low):
+                yield from self._solutions()
+            engine.undo(mark)
+            if d == low or not engine.assign(i, d ^ low):
+                break
+        engine.undo(top)
+
+    def count(self, limit: int | None, progress: bool) -> int:
+        """Solutions below the current node, streaming; LimitReached past the cap."""
+        self.found = 0
+        self.limit = limit
+        self.progress = progress
+        self.started = self.next_report = time.perf_counter() + PROGRESS_AFTER
+        self.started -= PROGRESS_AFTER
+        if self.engine.ok:
+            self._count()
+        return self.found
+
+    def _count(self) -> None:
+        engine = self.engine
+        self.nodes += 1
+        if self.nodes % CHECK_EVERY == 0:
+            self.deadline.check()
+            if self.progress and time.perf_counter() >= self.next_report:
+                self._report()
+        i = engine.choose()
+        if i < 0:
+            self.found += 1
+            if self.limit is not None and self.found >= self.limit:
+                raise LimitReached
+            return
+        top = len(engine.trail)
+        while True:  # as in _solutions
+            d = engine.dom[i]
+            low = d & -d
+            mark = len(engine.trail)
+            if engine.assign(i, low):
+                self._count()
+            engine.undo(mark)
+            if d == low or not engine.assign(i, d ^ low):
+                break
+        engine.undo(top)
+
+    def _report(self) -> None:
+        now = time.perf_counter()
+        self.next_report = now + PROGRESS_AFTER
+        print(
+            f"counting: {self.found:,} solutions, {self.nodes:,} nodes, "
+            f"{now - self.started:.0f} s",
+            file=sys.stderr,
+            flush=True,
+        )
+
+
+class PropagateBackend(Backend[Futoshiki, Solution]):
+    """Propagation (forward checking, chain bounds, singles, Hall sets) and search.
+
+    Options: ``progress`` (default True) prints a line on stderr every few
+    seconds of a long count.
+    """
+
+    name = "propagate"
+    tasks = frozenset({"solve", "solutions", "count", "unique"})
+
+    def __init__(self, **options: Any):
+        super().__init__(**options)
+        self.progress = bool(options.get("progress", True))
+
+    def solutions(
+        self, puzzle: Futoshiki, *, time_limit: float | None = None
+    ) -> Iterator[Solution]:
+        search = Search(puzzle, time_limit)
+        self.effort = {"nodes": 0}
+        try:
+            yield from search.solutions()
+        finally:
+            self.effort = {"nodes": search.nodes}
+
+    def solve(self, puzzle: Futoshiki, *, time_limit: float | None = None) -> SolveResult:
+        start = time.perf_counter()
+        try:
+            solution = next(iter(self.solutions(puzzle, time_limit=time_limit)), None)
+        except LimitReached:
+            return SolveResult(Status.LIMIT, None, _since(start), dict(self.effort))
+        except KeyboardInterrupt:
+            return SolveResult(
+                Status.LIMIT, None, _since(start), dict(self.effort), "interrupted"
+            )
+        status = Status.UNSAT if solution is None else Status.SOLVED
+        return SolveResult(status, solution, _since(start), dict(self.effort))
+
+    def unique(self, puzzle: Futoshiki, *, time_limit: float | None = None) -> UniqueResult:
+        start, found = time.perf_counter(), []
+        message = ""
+        try:
+            for solution in self.solutions(puzzle, time_limit=time_limit):
+                found.append(solution)
+                if len(found) == 2:
+                    break
+        except (LimitReached, KeyboardInterrupt) as stop:
+            message = "interrupted" if isinstance(stop, KeyboardInterrupt) else ""
+            return UniqueResult(Status.LIMIT, tuple(found), _since(start), self.effort, message)
+        status = (Status.UNSAT, Status.UNIQUE, Status.MULTIPLE)[len(found)]
+        return UniqueResult(status, tuple(found), _since(start), dict(self.effort))
+
+    def count(
+        self, puzzle: Futoshiki, *, limit: int | None = None, time_limit: float | None = None
+    ) -> CountResult:
+        start = time.perf_counter()
+        if limit is not None and limit <= 0:
+            return CountResult(Status.LIMIT, 0, 0.0)
+        search = Search(puzzle, time_limit)
+        status, message = Status.COUNTED, ""
+        try:
+            search.count(limit, self.progress)
+        except LimitReached:
+            status = Status.LIMIT
+        except KeyboardInterrupt:
+            status, message = Status.LIMIT, "interrupted: the count is a lower bound"
+        self.effort = {"nodes": search.nodes}
+        return CountResult(status, search.found, _since(start), dict(self.effort), message)
+
+
+def _since(start: float) -> float:
+    return time.perf_counter() - start

@@ -1,0 +1,413 @@
+"""``gridcp crosscheck``: every backend of a puzzle on every task it offers,
+every returned solution verified, and the answers held against each other.
+
+Each answer bounds the number of solutions (solve SOLVED: at least one;
+count COUNTED n: exactly n; unique MULTIPLE: at least two; a limit: at least
+what was found), so backends agree when all the bounds meet.  Where the
+puzzle has exactly one solution, every returned solution must also have the
+same canonical key.  With ``--random`` the instances are generated and, when
+tiny, a brute-force oracle (``search.oracles``) answers too.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import sys
+import time
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from search.core import GridcpError, InputError, Status, Unsupported
+from search.registry import PuzzleKind, kind, load, load_puzzle
+
+if TYPE_CHECKING:
+    import argparse
+
+TASKS = ("solve", "count", "unique")
+DEFAULT_TIME_LIMIT = 10.0
+INFINITY = math.inf
+# Files under a folder that are never puzzles.
+NOT_PUZZLES = {".md", ".tsv", ".csv", ".json", ".jsonl", ".png", ".pdf", ".py", ".sol"}
+
+# ---------------------------------------------------------------- instances
+
+
+def instance_files(paths: Iterable[str | Path]) -> list[Path]:
+    """FILE arguments as given; DIR arguments as every file under them that may be a
+    puzzle (documentation, tables, solutions and hidden files are left out)."""
+    found: list[Path] = []
+    for path in map(Path, paths):
+        if not path.is_dir():
+            found.append(path)
+            continue
+        for file in sorted(path.rglob("*")):
+            parts = file.relative_to(path).parts
+            if (file.is_file() and not any(p.startswith(".") for p in parts)
+                    and file.suffix.lower() not in NOT_PUZZLES
+                    and "solution" not in file.name.lower()
+                    and not file.name.upper().startswith("SOURCES")):
+                found.append(file)
+    return found
+
+
+def load_instances(paths: Iterable[str | Path], puzzle: str | None,
+                   bad: Callable[[InputError], None] | None = None
+                   ) -> Iterator[tuple[Path, PuzzleKind, Any]]:
+    """(path, kind, puzzle) of every instance that parses.  A file named on the
+    command line that does not parse goes to ``bad`` (when given); the others
+    found in folders are named on stderr and skipped."""
+    given = {Path(p) for p in paths if not Path(p).is_dir()}
+    for path in instance_files(paths):
+        try:
+            kind_, parsed = load_puzzle(path, puzzle)
+        except InputError as error:
+            if bad is not None and path in given:
+                bad(error)
+            else:
+                print(f"gridcp: skipping {error}", file=sys.stderr)
+            continue
+        yield path, kind_, parsed
+
+
+# ---------------------------------------------------------------- one task
+
+
+@dataclass
+class Outcome:
+    """What one backend answered on one task, with its solutions verified."""
+
+    backend: str
+    task: str
+    status: Status
+    count: int | None = None  # count: exact (COUNTED) or a lower bound (LIMIT)
+    keys: tuple[Any, ...] = ()  # canonical keys of the returned solutions
+    violations: list[str] = field(default_factory=list)  # of the first invalid solution
+    wall: float = 0.0
+    effort: dict[str, float] = field(default_factory=dict)
+    message: str = ""
+    solutions: tuple[Any, ...] = ()
+
+    def bounds(self) -> tuple[int, float]:
+        """The least and the most number of solutions this answer allows."""
+        s = self.status
+        if s is Status.INVALID or s is Status.UNSAT:
+            return 0, 0
+        if self.task == "count":
+            n = self.count or 0
+            return (n, n) if s is Status.COUNTED else (n, INFINITY)
+        if s is Status.SOLVED:
+            return 1, INFINITY
+        if s is Status.UNIQUE:
+            return 1, 1
+        if s is Status.MULTIPLE:
+            return 2, INFINITY
+        return len(set(self.keys)), INFINITY  # LIMIT: what was found so far
+
+    @property
+    def failed(self) -> bool:
+        return self.status is Status.ERROR or bool(self.violations)
+
+    def describe(self) -> str:
+        if self.task == "count" and self.count is not None:
+            what = f"{self.count}" if self.status is Status.COUNTED else f">= {self.count} (limit)"
+        else:
+            what = str(self.status)
+        return f"{self.backend} {self.task} {what}"
+
+    def as_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"backend": self.backend, "task": self.task,
+                               "status": str(self.status), "wall": round(self.wall, 6),
+                               "effort": self.effort}
+        if self.count is not None:
+            out["count"] = self.count
+        if self.violations:
+            out["violations"] = self.violations
+        if self.message:
+            out["message"] = self.message
+        return out
+
+
+def run_task(kind_: PuzzleKind, puzzle: Any, backend: str, task: str,
+             time_limit: float | None, options: dict[str, Any] | None = None) -> Outcome:
+    """Run one task; verify every solution; a backend's exception becomes ERROR."""
+    start = time.perf_counter()
+    engine = kind_.backend(backend, **(options or {}))
+    try:
+        if task == "solve":
+            result = engine.solve(puzzle, time_limit=time_limit)
+            solutions = () if result.solution is None else (result.solution,)
+            outcome = Outcome(backend, task, result.status, solutions=solutions)
+        elif task == "count":
+            result = engine.count(puzzle, time_limit=time_limit)
+            outcome = Outcome(backend, task, result.status, count=result.count)
+        elif task == "unique":
+            result = engine.unique(puzzle, time_limit=time_limit)
+            outcome = Outcome(backend, task, result.status, solutions=tuple(result.solutions))
+        else:
+            raise GridcpError(f"unknown task {task!r} (known: {', '.join(TASKS)})")
+    except Unsupported:
+        raise
+    except Exception as error:  # a backend's bug is an answer to report, not a crash
+        return Outcome(backend, task, Status.ERROR, wall=time.perf_counter() - start,
+                       effort=dict(engine.effort),
+                       message=f"raised {type(error).__name__}: {error}")
+    outcome.wall, outcome.effort = result.wall, dict(result.effort)
+    outcome.message = result.message
+    for solution in outcome.solutions:
+        problems = kind_.call("verify", puzzle, solution)
+        if problems:
+            outcome.violations = problems
+            break
+    if not outcome.violations:
+        outcome.keys = tuple(kind_.call("key", puzzle, s) for s in outcome.solutions)
+    return outcome
+
+
+def with_backends(kind_: PuzzleKind, chosen: list[str] | None) -> tuple[PuzzleKind, list[str]]:
+    """The kind and the backend names a ``--backends`` list picks (default: all).
+
+    An entry ``NAME=package.module:Class`` adds an engine not registered yet, to
+    try it against the registered ones; names the puzzle lacks are left out.
+    """
+    if not chosen:
+        return kind_, list(kind_.backends)
+    extra = dict(entry.split("=", 1) for entry in chosen if "=" in entry)
+    names = [entry.split("=", 1)[0] for entry in chosen]
+    if extra:
+        kind_ = replace(kind_, backends={**kind_.backends, **extra})
+    return kind_, [name for name in names if name in kind_.backends]
+
+
+def tasks_of(kind_: PuzzleKind, backend: str) -> list[str]:
+    offered = load(kind_.backends[backend]).tasks
+    return [task for task in TASKS if task in offered]
+
+
+# ---------------------------------------------------------------- comparing
+
+
+@dataclass
+class Verdict:
+    """The cross-check of one instance: agree, disagree or undecided."""
+
+    source: str
+    puzzle: str
+    word: str
+    problems: list[str]
+    outcomes: list[Outcome]
+    summary: str = ""
+
+    @property
+    def exit_code(self) -> int:
+        return {"agree": 0, "disagree": 1, "undecided": 3}[self.word]
+
+    def as_text(self) -> str:
+        line = f"{self.source}: {self.word}"
+        if self.problems:
+            line += ": " + "; ".join(self.problems)
+        elif self.summary:
+            line += f" ({self.summary})"
+        return line
+
+    def as_json(self) -> dict[str, Any]:
+        return {"file": self.source, "puzzle": self.puzzle, "verdict": self.word,
+                "problems": self.problems, "summary": self.summary,
+                "answers": [o.as_json() for o in self.outcomes]}
+
+
+def compare(source: str, puzzle: str, outcomes: list[Outcome]) -> Verdict:
+    problems = []
+    for o in outcomes:
+        if o.status is Status.ERROR:
+            problems.append(f"{o.backend} {o.task} ERROR {o.message}".rstrip())
+        elif o.violations:
+            problems.append(f"{o.backend} {o.task} returns an invalid solution "
+                            f"({o.violations[0]})")
+        elif o.status is Status.MULTIPLE and len(set(o.keys)) < 2:
+            problems.append(f"{o.backend} unique says MULTIPLE with the same solution twice")
+    sound = [o for o in outcomes if not o.failed]
+    lo = max((o.bounds()[0] for o in sound), default=0)
+    hi = min((o.bounds()[1] for o in sound), default=INFINITY)
+    if lo > hi:
+        problems.append(_conflicts(sound))
+    elif lo == hi == 1:
+        keys = {o.backend + " " + o.task: o.keys[0] for o in sound if o.keys}
+        if len(set(keys.values())) > 1:
+            groups: dict[Any, list[str]] = {}
+            for name, key in keys.items():
+                groups.setdefault(key, []).append(name)
+            problems.append("one solution, but different ones: "
+                            + " | ".join(", ".join(names) for names in groups.values()))
+    limited = [o for o in sound if o.status is Status.LIMIT]
+    if problems:
+        return Verdict(source, puzzle, "disagree", problems, outcomes)
+    backends = list(dict.fromkeys(o.backend for o in outcomes))
+    answer = _answer(lo, hi)
+    if limited:
+        stopped = ", ".join(f"{o.backend} {o.task}" for o in limited)
+        return Verdict(source, puzzle, "undecided", [], outcomes,
+                       f"{stopped} hit the limit; the rest agree: {answer}")
+    wall = sum(o.wall for o in outcomes)
+    return Verdict(source, puzzle, "agree", [], outcomes,
+                   f"{answer}; {', '.join(backends)}; {len(outcomes)} answers, {wall:.2f} s")
+
+
+def _answer(lo: int, hi: float) -> str:
+    if lo == hi:
+        return f"{lo} solution{'s' * (lo != 1)}"
+    return f"at least {lo} solution{'s' * (lo != 1)}"
+
+
+def _conflicts(outcomes: list[Outcome]) -> str:
+    """The pairs of answers that cannot both be right, most telling first."""
+    pairs = []
+    for i, a in enumerate(outcomes):
+        for b in outcomes[i + 1:]:
+            (alo, ahi), (blo, bhi) = a.bounds(), b.bounds()
+            if alo > bhi or blo > ahi:
+                pairs.append(f"{a.describe()} vs {b.describe()}")
+    shown = pairs[:3] + ([f"... {len(pairs) - 3} more"] if len(pairs) > 3 else [])
+    return "answers differ: " + ", ".join(shown)
+
+
+def crosscheck(kind_: PuzzleKind, puzzle: Any, source: str, *, time_limit: float | None,
+               backends: list[str] | None = None, oracle: bool = False) -> Verdict:
+    """Every chosen backend on every task it offers (and the oracle when asked)."""
+    kind_, names = with_backends(kind_, backends)
+    outcomes = []
+    for backend in names:
+        for task in tasks_of(kind_, backend):
+            try:
+                outcomes.append(run_task(kind_, puzzle, backend, task, time_limit))
+            except Unsupported:
+                continue
+    if oracle:
+        outcomes.append(oracle_outcome(kind_.name, puzzle))
+    return compare(source, kind_.name, outcomes)
+
+
+def oracle_outcome(puzzle_name: str, puzzle: Any) -> Outcome:
+    """The brute-force count as an answer, with the key when there is one solution."""
+    from search.oracles import ORACLES
+
+    start, keys, n = time.perf_counter(), [], 0
+    key = kind(puzzle_name)
+    for solution in ORACLES[puzzle_name].solutions(puzzle):
+        n += 1
+        if n == 1:
+            keys.append(key.call("key", puzzle, solution))
+    return Outcome("oracle", "count", Status.COUNTED, count=n, keys=tuple(keys if n == 1 else ()),
+                   wall=time.perf_counter() - start)
+
+
+# ---------------------------------------------------------------- the command
+
+
+def add_commands(commands: argparse._SubParsersAction) -> None:
+    from search.cli import add_common_arguments
+
+    text = "run every backend on every task, verify every solution, compare the answers"
+    sub = commands.add_parser(
+        "crosscheck", help=text, description=text,
+        epilog="Exit codes: 0 all agree, 1 a disagreement or an invalid solution, "
+               "2 bad usage or input, 3 a limit left some undecided (none disagree).")
+    sub.add_argument("files", nargs="*", metavar="FILE|DIR")
+    add_common_arguments(sub)
+    sub.set_defaults(time_limit=DEFAULT_TIME_LIMIT, run=run_crosscheck)
+    sub.add_argument("--backends", help="comma-separated backend names (default: all)")
+    sub.add_argument("--random", type=int, metavar="N",
+                     help="cross-check N generated instances instead of files (needs --puzzle)")
+    sub.add_argument("--size", default=None,
+                     help="with --random: N or WxH, or several comma-separated, used in turn")
+    sub.add_argument("--seed", type=int, default=1, help="with --random: the seed (default 1)")
+
+
+def parse_sizes(text: str | None, default: tuple[int, int]) -> list[tuple[int, int]]:
+    """``"4"`` -> [(4, 4)], ``"5x3,4"`` -> [(5, 3), (4, 4)] as (width, height)."""
+    if not text:
+        return [default]
+    sizes = []
+    for part in text.split(","):
+        width, _, height = part.strip().lower().partition("x")
+        try:
+            size = (int(width), int(height or width))
+        except ValueError:
+            raise GridcpError(f"--size wants N or WxH, found {part!r}") from None
+        if min(size) < 1:
+            raise GridcpError(f"--size must be positive, found {part!r}")
+        sizes.append(size)
+    return sizes
+
+
+def random_instances(puzzle: str, n: int, sizes: str | None, seed: int
+                     ) -> Iterator[tuple[str, Any]]:
+    """(name, puzzle) of n instances; instance i depends on (seed, i) alone."""
+    from search.oracles import ORACLES
+
+    if puzzle not in ORACLES:
+        raise GridcpError(f"--random has no generator for {puzzle} "
+                          f"(available: {', '.join(ORACLES)})")
+    oracle = ORACLES[puzzle]
+    chosen = parse_sizes(sizes, oracle.default_size)
+    for i in range(n):
+        size = chosen[i % len(chosen)]
+        rng = random.Random(f"{seed}:{i}")
+        yield (f"random {puzzle} {size[0]}x{size[1]} seed {seed} #{i}",
+               oracle.random_instance(size, rng))
+
+
+def run_crosscheck(args: argparse.Namespace) -> int:
+    from search.cli import USAGE, apply_rule_options, worst
+
+    backends = args.backends.split(",") if args.backends else None
+    codes = []
+    if args.random is not None:
+        if args.puzzle is None:
+            raise GridcpError("--random needs --puzzle")
+        if args.files:
+            raise GridcpError("give FILE|DIR arguments or --random, not both")
+        from search.oracles import ORACLES
+
+        kind_, tiny = kind(args.puzzle), ORACLES.get(args.puzzle)
+        for name, puzzle in random_instances(args.puzzle, args.random, args.size, args.seed):
+            puzzle = apply_rule_options(kind_, puzzle, args, name)
+            verdict = crosscheck(kind_, puzzle, name, time_limit=args.time_limit,
+                                 backends=backends, oracle=tiny is not None and tiny.tiny(puzzle))
+            codes.append(_show(verdict, kind_, puzzle, args.json))
+        return worst(codes)
+    if not args.files:
+        raise GridcpError("give FILE|DIR arguments, or --random N with --puzzle")
+
+    def bad(error: InputError) -> None:
+        print(f"gridcp: {error}", file=sys.stderr)
+        codes.append(USAGE)
+
+    for path, kind_, puzzle in load_instances(args.files, args.puzzle, bad):
+        try:
+            puzzle = apply_rule_options(kind_, puzzle, args, str(path))
+        except InputError as error:
+            bad(error)
+            continue
+        verdict = crosscheck(kind_, puzzle, str(path), time_limit=args.time_limit,
+                             backends=backends)
+        codes.append(_show(verdict, kind_, None, args.json))
+    return worst(codes) if codes else USAGE
+
+
+def _show(verdict: Verdict, kind_: PuzzleKind, puzzle: Any, as_json: bool) -> int:
+    """Print one verdict; a generated instance that fails is printed too, to keep."""
+    if as_json:
+        line = verdict.as_json()
+        if puzzle is not None and verdict.word != "agree":
+            line["instance"] = kind_.call("format_puzzle", puzzle)
+        print(json.dumps(line), flush=True)
+    else:
+        print(verdict.as_text(), flush=True)
+        if puzzle is not None and verdict.word == "disagree":
+            text = kind_.call("format_puzzle", puzzle)
+            print("  " + text.rstrip("\n").replace("\n", "\n  "), flush=True)
+    return verdict.exit_code

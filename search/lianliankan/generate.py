@@ -1,0 +1,238 @@
+"""Lianliankan boards: the seed's random fill, full boards, and boards that clear.
+
+* seed fill (default): ``--pairs`` times, a random picture out of
+  ``--pictures`` placed on two random empty cells (the seed: 20 x 20, 20
+  pictures, 100 pairs);
+* ``--full``: every cell a tile, the pictures 1, 1, 1, 1, 2, 2, 2, 2, ...
+  four at a time (wrapping after ``--pictures``, default cells / 4), shuffled,
+  as the desktop games deal them (18 x 8 with 36 pictures);
+* ``--solvable``: boards that are sure to clear.  ``--method backward``
+  (default) plays removals backwards: on the empty board, two empty cells that
+  a line of at most two turns joins get the next pair, until the board is
+  filled; undoing the placements in reverse order clears it, since each pair's
+  line crosses only cells still empty when the pair was placed.  ``--method
+  reject`` (and any board with ``--gravity``) draws boards until the exact
+  search clears one.
+
+Board k (1-based) of ``--seed S`` is drawn from ``random.Random(S + k - 1)``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from search.core import GridcpError, Status
+from search.lianliankan.io import format_board
+from search.lianliankan.model import Board, Cell, Grid
+
+SEED_SIZE = (20, 20)
+FULL_SIZE = (18, 8)
+MAX_TRIES = 10_000  # boards drawn per requested one before giving up
+
+
+# ---------------------------------------------------------------- the fills
+
+
+def seed_fill(width: int, height: int, pictures: int, pairs: int, rng: random.Random) -> Grid:
+    """The seed's ``setRndMap``: each pair a random picture on two random empty cells."""
+    if 2 * pairs > width * height:
+        raise GridcpError(f"{pairs} pairs do not fit on {width} x {height} cells")
+    grid = [[0] * width for _ in range(height)]
+    for _ in range(pairs):
+        picture = rng.randrange(pictures) + 1
+        for _ in range(2):
+            while True:  # getRndEmptyBox: draw until an empty cell comes up
+                x, y = rng.randrange(width), rng.randrange(height)
+                if grid[y][x] == 0:
+                    grid[y][x] = picture
+                    break
+    return tuple(tuple(row) for row in grid)
+
+
+def full_tiles(cells: int, pictures: int) -> list[int]:
+    """Pictures four at a time, wrapping after ``pictures`` (the last may get two)."""
+    if cells % 2:
+        raise GridcpError(f"a full board needs an even number of cells, not {cells}")
+    return [(k // 4) % pictures + 1 for k in range(cells)]
+
+
+def full_fill(width: int, height: int, pictures: int, rng: random.Random) -> Grid:
+    tiles = full_tiles(width * height, pictures)
+    rng.shuffle(tiles)
+    return tuple(tuple(tiles[r * width:(r + 1) * width]) for r in range(height))
+
+
+def backward_fill(width: int, height: int, tiles: list[int], border: bool, turns: int,
+                  rng: random.Random) -> Grid | None:
+    """Place pairs on the empty board, each joined to its twin by a line through
+    cells still empty, so the reverse order of placement clears the board.
+    ``tiles`` lists the pictures (each pair twice in a row after shuffling pairs).
+    None when play gets stuck (two empty cells left that no line joins)."""
+    pairs = [tiles[i] for i in range(0, len(tiles), 2)]
+    rng.shuffle(pairs)
+    grid = [[0] * width for _ in range(height)]
+    free = [(r, c) for r in range(height) for c in range(width)]
+    for picture in pairs:
+        rng.shuffle(free)
+        for a in free:
+            near = reachable(grid, a, border, turns)
+            if near:
+                b = rng.choice(near)
+                grid[a[0]][a[1]] = grid[b[0]][b[1]] = picture
+                free.remove(a)
+                free.remove(b)
+                break
+        else:
+            return None
+    return tuple(tuple(row) for row in grid)
+
+
+def reachable(grid: list[list[int]], a: Cell, border: bool, turns: int) -> list[Cell]:
+    """Empty board cells that a line of at most ``turns`` turns joins to ``a``
+    through empty cells (the ring outside the board with ``border``)."""
+    height, width = len(grid), len(grid[0])
+    lo_r, hi_r, lo_c, hi_c = (-1, height, -1, width) if border else (0, height - 1, 0, width - 1)
+
+    def empty(r: int, c: int) -> bool:
+        return lo_r <= r <= hi_r and lo_c <= c <= hi_c and (
+            not (0 <= r < height and 0 <= c < width) or grid[r][c] == 0)
+
+    found: set[Cell] = set()
+    frontier = {(a, None)}  # (cell, axis of the segment that reached it)
+    seen: set[tuple[Cell, int | None]] = set()
+    for _ in range(turns + 1):
+        nxt = set()
+        for (r, c), axis in frontier:
+            for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+                new_axis = 0 if dr else 1
+                if new_axis == axis:
+                    continue
+                rr, cc = r + dr, c + dc
+                while empty(rr, cc):
+                    if (rr, cc) != a:
+                        if 0 <= rr < height and 0 <= cc < width:
+                            found.add((rr, cc))
+                        if ((rr, cc), new_axis) not in seen:
+                            seen.add(((rr, cc), new_axis))
+                            nxt.add(((rr, cc), new_axis))
+                    rr, cc = rr + dr, cc + dc
+        frontier = nxt
+    found.discard(a)
+    return sorted(found)
+
+
+# ---------------------------------------------------------------- boards
+
+
+def make_board(args: Any, rng: random.Random) -> tuple[Board, int]:
+    """One board for the options in ``args``, and how many were drawn for it."""
+    width, height = args.width, args.height
+    rules = {"border": args.border, "gravity": args.gravity, "turns": args.turns}
+    for tries in range(1, MAX_TRIES + 1):
+        if args.solvable and args.method == "backward" and not args.gravity:
+            tiles = _tiles(args, width, height, rng)
+            grid = backward_fill(width, height, tiles, args.border, args.turns, rng)
+            if grid is not None:
+                return Board(grid, **rules), tries
+            continue
+        if args.full:
+            grid = full_fill(width, height, args.pictures, rng)
+        else:
+            grid = seed_fill(width, height, args.pictures, args.pairs, rng)
+        board = Board(grid, **rules)
+        if not args.solvable or _clears(board):
+            return board, tries
+    raise GridcpError(f"no board found in {MAX_TRIES} draws")
+
+
+def _tiles(args: Any, width: int, height: int, rng: random.Random) -> list[int]:
+    """The pictures of a backward-built board: the full deal, or seed-style pairs."""
+    if args.full:
+        tiles = full_tiles(width * height, args.pictures)
+        return tiles
+    pictures = [rng.randrange(args.pictures) + 1 for _ in range(args.pairs)]
+    return [p for p in pictures for _ in range(2)]
+
+
+def _clears(board: Board) -> bool:
+    from search.lianliankan.solver import SearchBackend
+
+    return SearchBackend().solve(board).status is Status.SOLVED
+
+
+# ---------------------------------------------------------------- command line
+
+
+def add_generate_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--pictures", type=int,
+                        help="number of pictures (seed fill: 20; --full: cells / 4)")
+    parser.add_argument("--pairs", type=int, help="seed fill: pairs placed (default 100)")
+    parser.add_argument("--full", action="store_true",
+                        help="every cell a tile, each picture 4 times (default size 18x8)")
+    parser.add_argument("--solvable", action="store_true",
+                        help="only boards that clear (--method backward or reject)")
+    parser.add_argument("--border", action="store_true",
+                        help="lines may use the empty ring outside the board")
+    parser.add_argument("--gravity", action="store_true", help="tiles fall into gaps")
+    parser.add_argument("--turns", type=int, default=2, help="most turns of a line (2)")
+
+
+def generate(args: Any) -> int:
+    args = _settled(args)
+    out = Path(args.out) if args.out else None
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+    start, drawn = time.perf_counter(), 0
+    for k in range(1, args.count + 1):
+        seed = args.seed + k - 1
+        board, tries = make_board(args, random.Random(seed))
+        drawn += tries
+        name = f"llk-{board.width}x{board.height}-{args.kind}-{seed}"
+        if args.json:
+            print(json.dumps({"name": name, "seed": seed, "size": f"{board.width}x{board.height}",
+                              "kind": args.kind, "border": board.border,
+                              "gravity": board.gravity, "grid": [list(r) for r in board.grid]}))
+        elif out is not None:
+            (out / f"{name}.llk").write_text(format_board(board))
+        else:
+            print(f"# board {name}")
+            print(format_board(board), end="")
+    wall = time.perf_counter() - start
+    rate = args.count / wall if wall > 0 else float("inf")
+    print(f"generated {args.count} {args.kind} boards in {wall:.2f} s ({rate:.1f} per second, "
+          f"{drawn} drawn)", file=sys.stderr)
+    return 0
+
+
+def _settled(args: Any) -> Any:
+    """Defaults that depend on other options: size, pictures, pairs, method."""
+    full, solvable = getattr(args, "full", False), getattr(args, "solvable", False)
+    if args.size:
+        try:
+            w, _, h = args.size.lower().partition("x")
+            args.width, args.height = int(w), int(h or w)
+        except ValueError:
+            raise GridcpError(f"--size is WxH or N, not {args.size!r}") from None
+    else:
+        args.width, args.height = FULL_SIZE if full else SEED_SIZE
+    if args.width < 1 or args.height < 1:
+        raise GridcpError("--size needs at least one row and one column")
+    cells = args.width * args.height
+    args.full, args.solvable = full, solvable
+    args.border = getattr(args, "border", False)
+    args.gravity = getattr(args, "gravity", False)
+    args.turns = getattr(args, "turns", 2)
+    args.pictures = getattr(args, "pictures", None) or (max(1, cells // 4) if full else 20)
+    args.pairs = getattr(args, "pairs", None) or (100 if not args.size else cells // 4)
+    method = args.method or ("backward" if solvable else "random")
+    if method not in ("random", "backward", "reject"):
+        raise GridcpError(f"lianliankan generate methods: random, backward, reject; not {method!r}")
+    args.method = method
+    args.kind = ("full" if full else "seed") + ("-solvable" if solvable else "")
+    return args

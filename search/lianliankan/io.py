@@ -1,0 +1,244 @@
+"""Lianliankan files: boards in two formats, and move lists.
+
+Boards (the format is told from the content):
+
+* plain grid: one board row per line, cells as non-negative integers separated
+  by white space, 0 = empty; lines starting with ``#`` and blank lines are
+  ignored::
+
+      1 2 0
+      2 1 0
+
+* the seed's printout: a header ``--: 00 01 ...`` (one number per column) and
+  one line per row, ``07: 06 10 00 ...`` (the row number, a colon, the cells).
+  Only the first board of a text is read, so a whole transcript of the seed's
+  program reads as its starting board; line breaks may be missing.
+
+Solutions: one move per line, ``picture: (r,c) - (r,c) - ... - (r,c)``: the
+first and last cells are the two tiles, the cells between them the corners of
+the line, in order; cells are (row, column), 0-based, and -1 or the height /
+width name the ring outside the board.  The picture is informative.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Any
+
+from search.core import InputError
+from search.lianliankan.model import Board, Cell, Move, Solution
+
+# ---------------------------------------------------------------- boards
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*m|\\e\[[0-9;]*m")
+
+
+def sniff(text: str) -> bool:
+    """Does the text look like a Lianliankan board?"""
+    body = _content_lines(_ANSI.sub("", text))
+    if not body:
+        return False
+    if _has_seed_header(text):
+        return True
+    try:
+        board = _grid(body, "<sniff>")
+    except InputError:
+        return False
+    return bool(board.tiles)
+
+
+def parse(text: str, source: str = "<input>") -> Board:
+    """A board from either format; InputError names the line of any fault."""
+    text = _ANSI.sub("", text)
+    body = _content_lines(text)
+    if not body:
+        raise InputError("no board in the file", source)
+    if _has_seed_header(text):
+        return _seed_printout(text, source)
+    return _grid(body, source)
+
+
+def parse_many(text: str, source: str = "<input>") -> list[tuple[str, str, Board]]:
+    """Several plain boards in one file, each after a line ``# board <id> <VERDICT>``.
+
+    Returns (id, verdict, board) in file order; other ``#`` lines are comments.
+    """
+    found: list[tuple[str, str, Board]] = []
+    header: tuple[str, str] | None = None
+    rows: list[tuple[int, str]] = []
+
+    def close() -> None:
+        if header is not None:
+            if not rows:
+                raise InputError(f"board {header[0]} has no rows", source)
+            found.append((*header, _grid(rows, source)))
+
+    for number, line in enumerate(text.splitlines(), start=1):
+        words = line.split()
+        if words[:2] == ["#", "board"]:
+            close()
+            if len(words) < 3:
+                raise InputError("'# board' needs an id", source, number)
+            header, rows = (words[2], words[3] if len(words) > 3 else ""), []
+        elif line.strip() and not line.lstrip().startswith("#"):
+            if header is None:
+                raise InputError("a board row before any '# board <id>' line", source, number)
+            rows.append((number, line))
+    close()
+    return found
+
+
+def format_board(board: Board) -> str:
+    """The plain grid, columns aligned; parse(format_board(b)) has b's grid."""
+    width = max((len(str(v)) for row in board.grid for v in row), default=1)
+    return "".join(" ".join(f"{v:>{width}}" for v in row) + "\n" for row in board.grid)
+
+
+def format_seed(board: Board) -> str:
+    """The seed's printout: ``--: 00 01 ...`` then ``07: 06 10 00 ...``."""
+    lines = ["--: " + "".join(f"{c:02d} " for c in range(board.width))]
+    lines += [f"{r:02d}: " + "".join(f"{v:02d} " for v in row) for r, row in enumerate(board.grid)]
+    return "\n".join(lines) + "\n"
+
+
+def describe(board: Board) -> str:
+    return f"{board.width}x{board.height}"
+
+
+def _has_seed_header(text: str) -> bool:
+    return re.search(r"(^|\s)--:(\s|$)", text) is not None
+
+
+def _content_lines(text: str) -> list[tuple[int, str]]:
+    return [
+        (n, line) for n, line in enumerate(text.splitlines(), start=1)
+        if line.strip() and not line.lstrip().startswith("#")
+    ]
+
+
+def _grid(body: list[tuple[int, str]], source: str) -> Board:
+    rows: list[tuple[int, ...]] = []
+    for number, line in body:
+        rows.append(tuple(_cell(word, source, number) for word in line.split()))
+        if len(rows[-1]) != len(rows[0]):
+            raise InputError(
+                f"ragged rows: {len(rows[-1])} cells here, {len(rows[0])} in the first row",
+                source, number)
+    return _checked(tuple(rows), source, body[0][0])
+
+
+def _seed_printout(text: str, source: str) -> Board:
+    """Read the first board of a seed printout, token by token (line breaks optional)."""
+    tokens = [(n, w) for n, line in enumerate(text.splitlines(), start=1)
+              for w in line.split() if not line.lstrip().startswith("#")]
+    start = next(i for i, (_, w) in enumerate(tokens) if w == "--:")
+    i, width = start + 1, 0
+    while i < len(tokens) and tokens[i][1].isdigit():
+        if int(tokens[i][1]) != width:
+            raise InputError(f"header column {tokens[i][1]} should be {width:02d}",
+                             source, tokens[i][0])
+        i, width = i + 1, width + 1
+    if width == 0:
+        raise InputError("the header '--:' names no columns", source, tokens[start][0])
+    rows: list[tuple[int, ...]] = []
+    while i < len(tokens) and re.fullmatch(r"\d+:", tokens[i][1]):
+        number, label = tokens[i]
+        if int(label[:-1]) != len(rows):
+            raise InputError(f"row label {label} should be {len(rows):02d}:", source, number)
+        i += 1
+        cells = []
+        while i < len(tokens) and re.fullmatch(r"-?\d+", tokens[i][1]):
+            cells.append(_cell(tokens[i][1], source, tokens[i][0]))
+            i += 1
+        if len(cells) != width:
+            raise InputError(f"row {label} has {len(cells)} cells, the header {width}",
+                             source, number)
+        rows.append(tuple(cells))
+        if i < len(tokens) and tokens[i][1] == "--:":
+            break  # the next board of a transcript
+    if not rows:
+        raise InputError("the header is followed by no rows", source, tokens[start][0])
+    return _checked(tuple(rows), source, tokens[start][0])
+
+
+def _cell(word: str, source: str, line: int) -> int:
+    try:
+        value = int(word)
+    except ValueError:
+        raise InputError(f"{word!r} is not a number", source, line) from None
+    if value < 0:
+        raise InputError(f"{value} is negative (0 = empty, pictures from 1)", source, line)
+    return value
+
+
+def _checked(grid: tuple[tuple[int, ...], ...], source: str, line: int) -> Board:
+    if not grid or not grid[0]:
+        raise InputError("the board has no cells", source, line)
+    counts = Counter(v for row in grid for v in row if v)
+    odd = sorted(p for p, n in counts.items() if n % 2)
+    if odd:
+        shown = ", ".join(f"{p} ({counts[p]} times)" for p in odd)
+        raise InputError(f"pictures with an odd number of tiles: {shown}", source, line)
+    return Board(grid)
+
+
+# ---------------------------------------------------------------- solutions
+
+_CELL = re.compile(r"\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)")
+
+
+def format_move(board: Board, move: Move) -> str:
+    """``picture: (r,c) - (r,c) ...`` for a move played on ``board``."""
+    picture = board.at(move.a) if _on(board, move.a) else 0
+    return f"{picture}: " + " - ".join(f"({r},{c})" for r, c in move.line())
+
+
+def format_solution(board: Board, solution: Solution) -> str:
+    """The move list, one move per line, each with the picture it removes."""
+    lines = []
+    for move in solution.moves:
+        lines.append(format_move(board, move))
+        if _on(board, move.a) and _on(board, move.b):
+            board = board.removed(move.a, move.b)
+    return "".join(line + "\n" for line in lines)
+
+
+def parse_solution(text: str, board: Board | None = None, source: str = "<solution>") -> Solution:
+    """Read a move list written by ``format_solution`` (``#`` lines are comments)."""
+    moves = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        body = line.split("#", 1)[0].strip()
+        if not body:
+            continue
+        body = re.sub(r"^\d+\s*:", "", body).strip()
+        cells = [(int(r), int(c)) for r, c in _CELL.findall(body)]
+        if len(cells) < 2 or _CELL.sub("", body).replace("-", "").strip():
+            raise InputError("a move is 'picture: (r,c) - (r,c) ...' with two tiles or more",
+                             source, number)
+        moves.append(Move(cells[0], cells[-1], tuple(cells[1:-1])))
+    return Solution(tuple(moves))
+
+
+def solution_json(board: Board, solution: Solution) -> list[dict[str, Any]]:
+    out = []
+    for move in solution.moves:
+        out.append({
+            "picture": board.at(move.a),
+            "tiles": [list(move.a), list(move.b)],
+            "corners": [list(c) for c in move.corners],
+        })
+        board = board.removed(move.a, move.b)
+    return out
+
+
+def key(board: Board, solution: Solution) -> tuple[tuple[Cell, ...], ...]:
+    """The move sequence with lines, each line read from its smaller tile."""
+    return tuple(
+        line if line[0] <= line[-1] else line[::-1]
+        for line in (move.line() for move in solution.moves)
+    )
+
+
+def _on(board: Board, cell: Cell) -> bool:
+    return 0 <= cell[0] < board.height and 0 <= cell[1] < board.width

@@ -1,0 +1,176 @@
+"""The seed's connection checks on a mutable board.
+
+A ``Field`` holds the board as one flat list framed by walls, so that a walk
+stops at the frame exactly as the seed's walks stop at the board's edge; with
+the border rule an empty ring lies between the board and the walls.  Cells are
+flat indices; ``cell(i)`` turns one back into (row, column).
+
+The checks run in the seed's order and return the corner cells of the line:
+0 turns (``havePathCorner0``: same row or column, nothing between), 1 turn
+(``havePathCorner1``: the rectangle's corner (row of b, column of a) first, then
+(row of a, column of b)), 2 turns (``havePathCorner2``: walk from a down, up,
+right, left over empty cells; the first cell with a 1-turn line to b).  More
+turns than the seed's 2 repeat the last step: walk from a, and look for a line
+with one turn fewer from each cell on the walk.
+"""
+
+from __future__ import annotations
+
+from search.lianliankan.model import Board, Cell, Move
+
+WALL = -1
+
+
+class Field:
+    """A board being played: tiles, empty cells, the ring and the frame of walls."""
+
+    __slots__ = ("height", "width", "stride", "cells", "turns", "gravity", "walks")
+
+    def __init__(self, board: Board):
+        self.height, self.width = board.height, board.width
+        self.stride = s = board.width + 4
+        ring = 0 if board.border else WALL
+        self.cells = [WALL] * (s * (board.height + 4))
+        for r in range(-1, board.height + 1):
+            for c in range(-1, board.width + 1):
+                inside = 0 <= r < board.height and 0 <= c < board.width
+                self.cells[(r + 2) * s + c + 2] = board.grid[r][c] if inside else ring
+        self.turns = board.turns
+        self.gravity = board.gravity
+        self.walks = (s, -s, 1, -1)  # the seed's order: down, up, right, left
+
+    # ------------------------------------------------------------ cells
+
+    def index(self, cell: Cell) -> int:
+        return (cell[0] + 2) * self.stride + cell[1] + 2
+
+    def cell(self, i: int) -> Cell:
+        r, c = divmod(i, self.stride)
+        return (r - 2, c - 2)
+
+    def tiles(self) -> list[int]:
+        """The tiles in the seed's scan order (row by row, left to right)."""
+        s, cells = self.stride, self.cells
+        return [
+            i for r in range(2, self.height + 2) for i in range(r * s + 2, r * s + self.width + 2)
+            if cells[i] > 0
+        ]
+
+    def board(self, board: Board) -> Board:
+        """The current grid under ``board``'s rules."""
+        s, w = self.stride, self.width
+        grid = tuple(
+            tuple(self.cells[r * s + 2: r * s + 2 + w]) for r in range(2, self.height + 2)
+        )
+        return Board(grid, board.border, board.gravity, board.turns)
+
+    def move(self, a: int, b: int, corners: tuple[int, ...]) -> Move:
+        return Move(self.cell(a), self.cell(b), tuple(self.cell(c) for c in corners))
+
+    # ------------------------------------------------------------ removals
+
+    def remove(self, a: int, b: int) -> None:
+        """Empty a and b; with gravity the column above each slides down into the gap."""
+        cells = self.cells
+        cells[a] = cells[b] = 0
+        if not self.gravity:
+            return
+        s, top = self.stride, 2 * self.stride
+        for gap in sorted((a, b)):  # the upper gap first, so the lower one stays put
+            i = gap
+            while i - s >= top:
+                cells[i] = cells[i - s]
+                i -= s
+            cells[i] = 0
+
+    # ------------------------------------------------------------ the seed's checks
+
+    def path(self, a: int, b: int) -> tuple[int, ...] | None:
+        """The corners of the seed's line from a to b (0, 1, 2, ... turns), or None."""
+        if self.straight(a, b):
+            return ()
+        for turns in range(1, self.turns + 1):
+            corners = self.bent(a, b, turns)
+            if corners is not None:
+                return corners
+        return None
+
+    def connected(self, a: int, b: int) -> bool:
+        """Whether ``path(a, b)`` would find a line, decided faster for 2 turns.
+
+        Every line of at most two turns goes A - C - D - B with C on A's row or
+        column, D on B's, and C - D straight; so it suffices to scan the rows
+        both tiles' vertical runs of empty cells reach (and the columns both
+        horizontal runs reach) for a clear segment.
+        """
+        if self.turns != 2:
+            return self.path(a, b) is not None
+        cells, s = self.cells, self.stride
+        ra, ca = divmod(a, s)
+        rb, cb = divmod(b, s)
+        # vertical runs: C = (r, ca), D = (r, cb), segment along row r
+        lo = max(self._reach(a, -s), self._reach(b, -s)) // s
+        hi = min(self._reach(a, s), self._reach(b, s)) // s
+        if ca != cb:
+            left, right = (ca, cb) if ca < cb else (cb, ca)
+            for r in range(lo, hi + 1):
+                base = r * s
+                if not any(cells[base + left + 1: base + right]):
+                    return True
+        elif not any(cells[min(a, b) + s: max(a, b): s]):
+            return True
+        # horizontal runs: C = (ra, c), D = (rb, c), segment along column c
+        lo = max(self._reach(a, -1) % s, self._reach(b, -1) % s)
+        hi = min(self._reach(a, 1) % s, self._reach(b, 1) % s)
+        if ra != rb:
+            top, bottom = (ra, rb) if ra < rb else (rb, ra)
+            for c in range(lo, hi + 1):
+                if not any(cells[(top + 1) * s + c: bottom * s + c: s]):
+                    return True
+        elif not any(cells[min(a, b) + 1: max(a, b)]):
+            return True
+        return False
+
+    def _reach(self, p: int, step: int) -> int:
+        """The last empty cell of the run from p in direction step (p if none)."""
+        cells = self.cells
+        q = p + step
+        while cells[q] == 0:
+            q += step
+        return q - step
+
+    def straight(self, p: int, q: int) -> bool:
+        """havePathCorner0: same row or column and every cell between empty."""
+        s = self.stride
+        lo, hi = (p, q) if p < q else (q, p)
+        if lo // s == hi // s:
+            return not any(self.cells[lo + 1: hi])
+        if (hi - lo) % s == 0:
+            return not any(self.cells[lo + s: hi: s])
+        return False
+
+    def bent(self, p: int, q: int, turns: int) -> tuple[int, ...] | None:
+        """A line of exactly ``turns`` turns found the seed's way, or None."""
+        if turns == 1:
+            return self.one_turn(p, q)
+        cells = self.cells
+        for step in self.walks:
+            c = p + step
+            while cells[c] == 0:
+                rest = self.bent(c, q, turns - 1)
+                if rest is not None:
+                    return (c, *rest)
+                c += step
+        return None
+
+    def one_turn(self, p: int, q: int) -> tuple[int, ...] | None:
+        """havePathCorner1: corner (row of q, column of p), then (row of p, column of q)."""
+        s, cells = self.stride, self.cells
+        rp, cp = divmod(p, s)
+        rq, cq = divmod(q, s)
+        if rp == rq or cp == cq:
+            return None
+        for corner in (rq * s + cp, rp * s + cq):
+            if cells[corner] == 0 and self.straight(p, corner) and self.straight(corner, q):
+                return (corner,)
+        return None

@@ -1,0 +1,303 @@
+"""The ``search`` backend: the seed's greedy player, and a full-clear search.
+
+Without gravity a removal only empties cells, so it never breaks another
+pair's line; a clearing order can then always move a pair that connects now
+to the front.  What remains to choose is which tiles of a picture pair up.
+The search therefore keeps *groups*, sets of tiles that may pair among
+themselves (at first one per picture), and:
+
+* closes each node with safe removals: a group whose tiles can all go now
+  (a perfect matching of pairs that connect, played in turn) goes at once;
+* prunes with a relaxed reachability test: tiles that could ever be removed
+  grow from nothing (a tile joins when a tile of its group connects to it with
+  the joined ones treated as empty, whoever pairs with whom); a tile left out
+  can never go.  This also catches blocking cycles, pictures that each block
+  every line of the other;
+* branches on the partner of one tile of a group (that pair is then a group
+  of its own), partners that connect now first;
+* remembers failed nodes (the groups left) in a transposition table.
+
+With gravity, removals move tiles, none of the facts above hold, and the
+search tries every pair that connects, remembering failed boards.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import defaultdict
+from typing import Any, ClassVar
+
+from search.core import (
+    Backend,
+    Deadline,
+    LimitReached,
+    SolveResult,
+    Status,
+    Unsupported,
+)
+from search.lianliankan.greedy import play, transcript
+from search.lianliankan.model import Board, Move, Solution
+from search.lianliankan.paths import Field
+
+Group = tuple[int, ...]  # sorted flat indices of tiles that may pair among themselves
+
+
+class SearchBackend(Backend[Board, Solution]):
+    """``method="exact"`` (default): full-clear search; ``"greedy"``: the seed's player."""
+
+    name: ClassVar[str] = "search"
+    tasks: ClassVar[frozenset[str]] = frozenset({"solve"})
+
+    def __init__(self, method: str | None = None, **options: Any):
+        super().__init__(method=method, **options)
+        if method not in (None, "exact", "greedy"):
+            raise Unsupported(f"lianliankan search has methods exact and greedy, not {method!r}")
+        self.method = method or "exact"
+
+    def solve(self, puzzle: Board, *, time_limit: float | None = None) -> SolveResult[Solution]:
+        start = time.perf_counter()
+        deadline = Deadline(time_limit)
+        if self.method == "greedy":
+            try:
+                return self._greedy(puzzle, deadline, start)
+            except LimitReached:
+                return SolveResult(Status.LIMIT, None, time.perf_counter() - start, {},
+                                   "time limit reached during greedy play")
+        engine = (GravitySearch if puzzle.gravity else PairingSearch)(puzzle, deadline)
+        try:
+            moves = engine.run()
+        except LimitReached:
+            self.effort = {"nodes": engine.nodes}
+            return SolveResult(Status.LIMIT, None, time.perf_counter() - start,
+                               dict(self.effort), "time limit reached")
+        self.effort = {"nodes": engine.nodes}
+        wall = time.perf_counter() - start
+        if moves is None:
+            return SolveResult(Status.UNSAT, None, wall, dict(self.effort),
+                               "no order of removals clears the board")
+        return SolveResult(Status.SOLVED, Solution(tuple(moves)), wall, dict(self.effort))
+
+    def _greedy(self, board: Board, deadline: Deadline, start: float) -> SolveResult[Solution]:
+        game = play(board, deadline)
+        self.effort = {"moves": len(game.moves), "passes": game.passes}
+        wall = time.perf_counter() - start
+        text = transcript(board, game)
+        if game.left == 0:
+            return SolveResult(Status.SOLVED, Solution(game.moves), wall, dict(self.effort),
+                               f"greedy play cleared the board in {len(game.moves)} moves",
+                               text)
+        return SolveResult(
+            Status.LIMIT, None, wall, dict(self.effort),
+            f"greedy play stuck with {game.left} tiles left after {len(game.moves)} moves"
+            " (this does not prove the board unsolvable)", text)
+
+    def solutions(self, puzzle: Board, *, time_limit: float | None = None):
+        raise Unsupported("lianliankan search finds one clearing sequence (solve); "
+                          "counting clearing sequences is not offered")
+
+    def count(self, puzzle: Board, *, limit=None, time_limit=None):
+        return self.solutions(puzzle)
+
+    def unique(self, puzzle: Board, *, time_limit=None):
+        return self.solutions(puzzle)
+
+
+# ---------------------------------------------------------------- without gravity
+
+
+class PairingSearch:
+    """Depth-first search over pairings with safe removals, relaxation and a table."""
+
+    def __init__(self, board: Board, deadline: Deadline):
+        self.field = Field(board)
+        self.deadline = deadline
+        self.nodes = 0
+        self.failed: set[frozenset[Group]] = set()
+        by_picture: dict[int, list[int]] = defaultdict(list)
+        for i in self.field.tiles():
+            by_picture[self.field.cells[i]].append(i)
+        self.start = [tuple(tiles) for tiles in by_picture.values()]
+
+    def run(self) -> list[Move] | None:
+        return self._search(list(self.start), [])
+
+    def _search(self, groups: list[Group], hint: list) -> list[Move] | None:
+        self.deadline.check()
+        self.nodes += 1
+        field = self.field
+        snapshot = field.cells[:]
+        played: list[tuple[int, int, tuple[int, ...]]] = []
+        groups = self._close(groups, played)
+        if not groups:
+            return [field.move(*m) for m in played]
+        key = frozenset(groups)
+        witness = None if key in self.failed else self._reachable(groups, hint)
+        if witness is not None:
+            for rest in self._branches(groups):
+                found = self._search(rest, witness)
+                if found is not None:
+                    return [field.move(*m) for m in played] + found
+        self.failed.add(key)
+        field.cells[:] = snapshot
+        return None
+
+    # ------------------------------------------------------------ safe removals
+
+    def _close(self, groups: list[Group], played: list) -> list[Group]:
+        """Remove every group whose tiles can all go now, until none can."""
+        field = self.field
+        progress = True
+        while progress and groups:
+            progress, kept = False, []
+            for group in groups:
+                pairs = self._clearing(group)
+                if pairs is None:
+                    kept.append(group)
+                    continue
+                for a, b, corners in pairs:
+                    field.remove(a, b)
+                    played.append((a, b, corners))
+                progress = True
+            groups = kept
+        return groups
+
+    def _clearing(self, group: Group) -> list[tuple[int, int, tuple[int, ...]]] | None:
+        """The removals that clear the group now (each checked on the board it
+        meets), or None.  Tries the first tile's partners in order; removals only
+        empty cells, so a pair that connects stays connected."""
+        if not group:
+            return []
+        field = self.field
+        a = group[0]
+        for b in group[1:]:
+            if not field.connected(a, b):
+                continue
+            corners = field.path(a, b)
+            rest = tuple(t for t in group if t != a and t != b)
+            if not rest:
+                return [(a, b, corners)]
+            saved = field.cells[a]
+            field.cells[a] = field.cells[b] = 0  # see whether the rest clears after a, b
+            later = self._clearing(rest)
+            field.cells[a] = field.cells[b] = saved
+            if later is not None:
+                return [(a, b, corners), *later]
+        return None
+
+    # ------------------------------------------------------------ the cut
+
+    def _reachable(self, groups: list[Group], hint: list[tuple[int, int]]) -> list | None:
+        """Relaxed reachability: can every tile join the set of removable tiles?
+
+        Returns the pairs that joined, in order (the witness), or None when a
+        tile cannot join.  ``hint`` is the parent's witness: replayed first, its
+        pairs need no line check while every earlier pair of it still holds
+        (the board has only more empty cells than when the pair joined).
+        """
+        field = self.field
+        cells = field.cells
+        saved = cells[:]
+        group_of = {t: g for g in groups for t in g}
+        gone: set[int] = set()
+        witness: list[tuple[int, int]] = []
+
+        def join(t: int, u: int) -> None:
+            gone.update((t, u))
+            cells[t] = cells[u] = 0
+            witness.append((t, u))
+
+        try:
+            exact = True  # every hint pair so far joined again
+            for t, u in hint:
+                if (t not in group_of or t in gone) and (u not in group_of or u in gone):
+                    continue  # both empty already
+                if (t in group_of and u in group_of and group_of[t] is group_of[u]
+                        and (exact or field.connected(t, u))):
+                    join(t, u)
+                else:
+                    exact = False
+            pending = [g for g in groups if any(t not in gone for t in g)]
+            grew = True
+            while grew and pending:
+                grew, still = False, []
+                for group in pending:
+                    for t in group:
+                        if t in gone:
+                            continue
+                        for u in group:
+                            if u != t and field.connected(t, u):
+                                join(t, u)
+                                grew = True
+                                break
+                    if any(t not in gone for t in group):
+                        still.append(group)
+                pending = still
+            return None if pending else witness
+        finally:
+            cells[:] = saved
+
+    # ------------------------------------------------------------ branching
+
+    def _branches(self, groups: list[Group]):
+        """Split one group: a tile that connects now, paired with each partner in turn."""
+        field = self.field
+        best = None
+        for gi, group in enumerate(groups):
+            if len(group) < 4 or (best is not None and len(group) >= len(groups[best[0]])):
+                continue
+            for a in group:
+                near = [b for b in group if b != a and field.connected(a, b)]
+                if near:
+                    best = (gi, a, near)
+                    break
+        if best is None:
+            return
+        gi, a, near = best
+        group = groups[gi]
+        others = groups[:gi] + groups[gi + 1:]
+        for b in near + [b for b in group if b != a and b not in near]:
+            pair = (a, b) if a < b else (b, a)
+            rest = tuple(t for t in group if t != a and t != b)
+            yield [*others, pair, rest]
+
+
+# ---------------------------------------------------------------- with gravity
+
+
+class GravitySearch:
+    """Depth-first search over every pair that connects, remembering failed boards."""
+
+    def __init__(self, board: Board, deadline: Deadline):
+        self.field = Field(board)
+        self.deadline = deadline
+        self.nodes = 0
+        self.failed: set[tuple[int, ...]] = set()
+
+    def run(self) -> list[Move] | None:
+        return self._search()
+
+    def _search(self) -> list[Move] | None:
+        self.deadline.check()
+        self.nodes += 1
+        field = self.field
+        tiles = field.tiles()
+        if not tiles:
+            return []
+        state = tuple(field.cells)
+        if state in self.failed:
+            return None
+        for i, a in enumerate(tiles):
+            for b in tiles[i + 1:]:
+                if field.cells[b] != field.cells[a]:
+                    continue
+                corners = field.path(a, b)
+                if corners is None:
+                    continue
+                move = field.move(a, b, corners)
+                field.remove(a, b)
+                found = self._search()
+                field.cells[:] = state
+                if found is not None:
+                    return [move, *found]
+        self.failed.add(state)
+        return None

@@ -1,0 +1,138 @@
+"""The oracle for Lianliankan: replay a move sequence and check every removal.
+
+Each move is checked twice, by its own geometry (the line it claims: aligned
+segments, real turns, empty cells, at most ``board.turns`` turns) and by an
+independent breadth-first search over (cell, direction, turns) that owes
+nothing to the seed's connection checks.  The replay stops at the first bad
+move, since the boards after it mean nothing.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, deque
+
+from search.lianliankan.model import Board, Cell, Move, Solution
+
+DIRECTIONS = ((-1, 0), (1, 0), (0, -1), (0, 1))
+
+
+def verify(board: Board, solution: Solution) -> list[str]:
+    """The violations of ``solution`` on ``board`` (empty list = it clears the board)."""
+    odd = sorted(p for p, n in Counter(v for row in board.grid for v in row if v).items() if n % 2)
+    if odd:
+        return [f"picture {p} occurs an odd number of times" for p in odd]
+    for number, move in enumerate(solution.moves, start=1):
+        problems = move_problems(board, move)
+        if problems:
+            return [f"move {number} {_show(move)}: {p}" for p in problems]
+        board = board.removed(move.a, move.b)
+    left = len(board.tiles)
+    return [f"{left} tiles left after the last move"] if left else []
+
+
+def move_problems(board: Board, move: Move) -> list[str]:
+    """Why ``move`` cannot be played on ``board`` now (empty list = it can)."""
+    a, b = move.a, move.b
+    for name, cell in (("first", a), ("second", b)):
+        if not _inside(board, cell):
+            return [f"{name} tile {cell} is off the board"]
+        if not board.at(cell):
+            return [f"{name} tile {cell} is an empty cell"]
+    if a == b:
+        return ["both tiles are the same cell"]
+    if board.at(a) != board.at(b):
+        return [f"pictures differ ({board.at(a)} and {board.at(b)})"]
+    problems = _line_problems(board, move)
+    if fewest_turns(board, a, b) is None:
+        problems.append(f"no line with at most {board.turns} turns joins the tiles (search)")
+    return problems
+
+
+def fewest_turns(board: Board, a: Cell, b: Cell) -> int | None:
+    """The fewest turns of a line from tile ``a`` to tile ``b`` through empty cells,
+    or None if none has at most ``board.turns``.
+
+    A 0-1 breadth-first search over states (cell, direction): going straight
+    costs nothing, turning costs one.
+    """
+    limit = board.turns
+    seen: set[tuple[Cell, int]] = set()
+    queue: deque[tuple[Cell, int, int]] = deque((a, d, 0) for d in range(4))
+    found: int | None = None
+    while queue:
+        cell, d, turns = queue.popleft()  # turns never decrease along the queue
+        if found is not None and turns >= found:
+            break
+        if (cell, d) in seen:
+            continue
+        seen.add((cell, d))
+        # Leaving tile a picks the first direction for free; later, any other
+        # direction but straight back costs a turn.
+        choices = [d] if cell == a else [n for n in range(4) if n != d ^ 1]
+        for n in choices:
+            cost = turns if n == d else turns + 1
+            if cost > limit:
+                continue
+            nxt = (cell[0] + DIRECTIONS[n][0], cell[1] + DIRECTIONS[n][1])
+            if nxt == b:
+                found = cost if found is None else min(found, cost)
+            elif _passable(board, nxt) and (nxt, n) not in seen:
+                if cost == turns:
+                    queue.appendleft((nxt, n, cost))
+                else:
+                    queue.append((nxt, n, cost))
+    return found
+
+
+def _line_problems(board: Board, move: Move) -> list[str]:
+    """Check the line the move claims: segments, turns and the cells they cross."""
+    line = move.line()
+    if len(move.corners) > board.turns:
+        return [f"{len(move.corners)} turns, at most {board.turns} allowed"]
+    for p, q in zip(line, line[1:], strict=False):
+        if p == q:
+            return [f"the line repeats cell {p}"]
+        if p[0] != q[0] and p[1] != q[1]:
+            return [f"the line from {p} to {q} is neither horizontal nor vertical"]
+    for p, q, r in zip(line, line[1:], line[2:], strict=False):
+        if (p[0] == q[0]) == (q[0] == r[0]):
+            return [f"the line does not turn at corner {q}"]
+    for p, q in zip(line, line[1:], strict=False):
+        for cell in _between(p, q):
+            if not _passable(board, cell):
+                return [f"the line crosses {_describe(board, cell)}"]
+    for corner in move.corners:
+        if not _passable(board, corner):
+            return [f"corner {_describe(board, corner)}"]
+    return []
+
+
+def _between(p: Cell, q: Cell) -> list[Cell]:
+    """The cells strictly between p and q on their row or column."""
+    if p[0] == q[0]:
+        step = 1 if q[1] > p[1] else -1
+        return [(p[0], c) for c in range(p[1] + step, q[1], step)]
+    step = 1 if q[0] > p[0] else -1
+    return [(r, p[1]) for r in range(p[0] + step, q[0], step)]
+
+
+def _inside(board: Board, cell: Cell) -> bool:
+    return 0 <= cell[0] < board.height and 0 <= cell[1] < board.width
+
+
+def _passable(board: Board, cell: Cell) -> bool:
+    """Can a line use this cell: an empty cell of the board, or the ring when allowed."""
+    if _inside(board, cell):
+        return board.at(cell) == 0
+    r, c = cell
+    return board.border and -1 <= r <= board.height and -1 <= c <= board.width
+
+
+def _describe(board: Board, cell: Cell) -> str:
+    if _inside(board, cell):
+        return f"{cell}, which holds tile {board.at(cell)}"
+    return f"{cell}, which is off the board"
+
+
+def _show(move: Move) -> str:
+    return " - ".join(f"({r},{c})" for r, c in move.line())

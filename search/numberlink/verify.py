@@ -1,0 +1,67 @@
+"""The Numberlink oracle: does a solution obey the rules of its puzzle?
+
+Independent of every backend: it rebuilds the drawn lines as a networkx graph
+and checks each component is a simple path joining one pair.
+"""
+
+from __future__ import annotations
+
+import networkx as nx
+
+from search.numberlink.model import Cell, Numberlink, Solution
+
+
+def verify(puzzle: Numberlink, solution: Solution) -> list[str]:
+    """Violations of the rules (empty list = valid solution)."""
+    problems: list[str] = []
+    if len(solution.paths) != len(puzzle.pairs):
+        return [f"{len(solution.paths)} paths for {len(puzzle.pairs)} pairs"]
+    drawn = nx.Graph()
+    owner: dict[Cell, str] = {}
+    for pair, path in zip(puzzle.pairs, solution.paths):
+        name = f"path {pair.label}"
+        if len(path) < 2 or path[0] != pair.a or path[-1] != pair.b:
+            problems.append(f"{name} must run from {pair.a} to {pair.b}")
+            continue
+        for cell in path:
+            if not puzzle.inside(cell):
+                problems.append(f"{name} leaves the board at {cell}")
+            elif cell in puzzle.blocked:
+                problems.append(f"{name} passes the blocked cell {cell}")
+            if cell in owner:
+                problems.append(f"{name} reuses {cell} (already on path {owner[cell]})")
+            owner[cell] = pair.label
+        for (r1, c1), (r2, c2) in zip(path, path[1:]):
+            if abs(r1 - r2) + abs(c1 - c2) != 1:
+                problems.append(f"{name} jumps from {(r1, c1)} to {(r2, c2)}")
+        nx.add_path(drawn, path)
+    if problems:
+        return problems
+    # Each component must be exactly one pair's path: a chain between its two ends.
+    ends = puzzle.endpoint
+    for component in nx.connected_components(drawn):
+        labels = {puzzle.pairs[ends[c]].label for c in component if c in ends}
+        sub = drawn.subgraph(component)
+        if len(labels) != 1 or sub.number_of_edges() != len(component) - 1:
+            problems.append(f"lines {sorted(labels)} join or branch")
+    if puzzle.full_cover:
+        empty = [c for c in puzzle.open_cells if c not in owner]
+        if empty:
+            problems.append(f"{len(empty)} cells on no path (full cover), e.g. {empty[0]}")
+    return problems
+
+
+def touches_itself(puzzle: Numberlink, solution: Solution) -> bool:
+    """True when two grid-adjacent cells of one path are not consecutive on it.
+
+    Such a path can be shortcut into another (lenient) solution, so the one
+    solution of a well-designed puzzle never touches itself.
+    """
+    for path in solution.paths:
+        where = {cell: i for i, cell in enumerate(path)}
+        for i, (r, c) in enumerate(path):
+            for n in ((r + 1, c), (r, c + 1)):
+                j = where.get(n)
+                if j is not None and abs(i - j) != 1:
+                    return True
+    return False

@@ -1,0 +1,280 @@
+"""``gridcp report``: tables and plots of a sweep's JSON Lines.
+
+Per instance set, task and backend: runs, solved, PAR-2 (the mean time with
+every unsolved run counted as twice its time limit), median and worst time of
+the solved runs.  Per instance: each backend's time side by side, and the
+answers compared (a count or a verdict that differs between backends is
+listed first).  With ``-o DIR`` it writes ``report.md`` and, with matplotlib
+(the ``plots`` extra), ``cactus.png`` (instances solved within t seconds) and
+``scatter-TASK.png`` (two backends' times per instance, log-log).
+
+Times are the backends' own wall clocks; the harness's overhead per run
+(process start, imports, parsing: the run's wall seen from outside minus the
+backend's time and the import of the backend's module) has its own table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+from search.bench import read_results, run_key
+from search.core import GridcpError
+
+ANSWERED = {"SOLVED", "UNSAT", "UNIQUE", "MULTIPLE", "COUNTED", "INVALID"}
+Record = dict[str, Any]
+
+
+def solved(record: Record) -> bool:
+    return record["status"] in ANSWERED
+
+
+def par2(record: Record) -> float:
+    return record["wall"] if solved(record) else 2 * record["time_limit"]
+
+
+def answer(record: Record) -> str:
+    """What a run answered, comparable across backends; '' when it did not answer."""
+    if not solved(record):
+        return ""
+    if record["task"] == "count":
+        return str(record.get("count"))
+    return record["status"]
+
+
+def latest(records: list[Record]) -> list[Record]:
+    """One record per run (the last one written), in the file's order."""
+    by_run = {run_key(r): r for r in records}
+    return list(by_run.values())
+
+
+# ---------------------------------------------------------------- tables
+
+
+def _table(header: list[str], rows: list[list[str]], text_columns: int = 1) -> str:
+    """A Markdown table: the first ``text_columns`` left-aligned, the figures right."""
+    rule = ["---" if i < text_columns else "---:" for i in range(len(header))]
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join(rule) + "|"]
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def _seconds(value: float | None) -> str:
+    if value is None:
+        return "-"
+    return f"{value:.3f}" if value < 1000 else f"{value:.0f}"
+
+
+def summary_table(records: list[Record]) -> str:
+    groups: dict[tuple[str, str, str, str], list[Record]] = defaultdict(list)
+    for r in records:
+        groups[r["set"], r["puzzle"], r["task"], r["backend"]].append(r)
+    rows = []
+    for (folder, puzzle, task, backend), runs in sorted(groups.items()):
+        times = [r["wall"] for r in runs if solved(r)]
+        errors = sum(r["status"] == "ERROR" for r in runs)
+        rows.append([folder, puzzle, task, backend, str(len(runs)), str(len(times)),
+                     _seconds(statistics.fmean(par2(r) for r in runs)),
+                     _seconds(statistics.median(times) if times else None),
+                     _seconds(max(times) if times else None), str(errors)])
+    return _table(["instance set", "puzzle", "task", "backend", "runs", "solved", "PAR-2 s",
+                   "median s", "worst s", "errors"], rows, text_columns=4)
+
+
+def per_instance(records: list[Record]) -> tuple[str, list[str]]:
+    """The backend-against-backend table and the list of differing answers."""
+    backends = list(dict.fromkeys(r["backend"] for r in records))
+    cells: dict[tuple[str, str], dict[str, Record]] = defaultdict(dict)
+    for r in records:
+        cells[r["instance"], r["task"]][r["backend"]] = r
+    rows, differ = [], []
+    for (instance, task), by_backend in sorted(cells.items()):
+        answers = {b: answer(r) for b, r in by_backend.items() if answer(r)}
+        if len(set(answers.values())) > 1:
+            what = ", ".join(f"{b} {a}" for b, a in answers.items())
+            differ.append(f"{instance} {task}: {what}")
+            agreed = "DIFFER"
+        else:
+            agreed = next(iter(answers.values()), "-")
+        row = [instance, task, agreed]
+        for b in backends:
+            r = by_backend.get(b)
+            row.append("" if r is None else _seconds(r["wall"]) if solved(r) else r["status"])
+        rows.append(row)
+    return _table(["instance", "task", "answer", *backends], rows, text_columns=3), differ
+
+
+def overhead_table(records: list[Record]) -> str:
+    """The harness's cost per run and the import of each backend's module."""
+    groups: dict[str, list[Record]] = defaultdict(list)
+    for r in records:
+        if "import_wall" in r and not r.get("killed"):
+            groups[r["backend"]].append(r)
+    rows = []
+    for backend, runs in sorted(groups.items()):
+        cost = sorted(r["run_wall"] - r["wall"] - r["import_wall"] for r in runs)
+        imports = [r["import_wall"] for r in runs]
+        rows.append([backend, str(len(runs)), _seconds(statistics.median(cost)),
+                     _seconds(cost[int(0.9 * (len(cost) - 1))]), _seconds(cost[-1]),
+                     _seconds(statistics.median(imports))])
+    return _table(["backend", "runs", "overhead median s", "90th percentile s", "max s",
+                   "backend import median s"], rows)
+
+
+def markdown(records: list[Record], source: str, plots: list[str]) -> str:
+    table, differ = per_instance(records)
+    hosts = sorted({r.get("host", "?") for r in records})
+    versions = sorted({", ".join(f"{k} {v}" for k, v in sorted(r.get("versions", {}).items()))
+                       for r in records})
+    limits = sorted({r["time_limit"] for r in records})
+    parts = [f"# Sweep report: {source}", "",
+             f"{len(records)} runs on {', '.join(hosts)}; time limit "
+             f"{', '.join(f'{t:g}' for t in limits)} s; {'; '.join(versions)}.", "",
+             "Solved means answered (SOLVED, UNSAT, COUNTED, UNIQUE, MULTIPLE); PAR-2 counts "
+             "an unsolved run as twice the time limit; times are the backends' own wall "
+             "clocks, median and worst over the solved runs.", "",
+             "## Per instance set and backend", "", summary_table(records), ""]
+    parts += ["## Answers that differ between backends", ""]
+    parts += [f"- {line}" for line in differ] or ["None."]
+    parts += ["", "## Harness overhead per run", "",
+              "Process start, imports and parsing: the run's wall clock seen from outside "
+              "minus the backend's time and the import of its module (OR-Tools for cpsat).",
+              "", overhead_table(records), ""]
+    if plots:
+        parts += ["## Plots", ""] + [f"![{p}]({p})" for p in plots] + [""]
+    parts += ["## Per instance", "", "Seconds per backend, or the status of a run that did "
+              "not answer.", "", table, ""]
+    return "\n".join(parts)
+
+
+# ---------------------------------------------------------------- plots
+
+
+def _pyplot() -> Any:
+    try:
+        import matplotlib
+    except ImportError:
+        return None
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def cactus(records: list[Record], target: Path, plt: Any) -> None:
+    """Instances solved within t seconds, one line per backend, one panel per task."""
+    tasks = list(dict.fromkeys(r["task"] for r in records))
+    figure, axes = plt.subplots(1, len(tasks), figsize=(5 * len(tasks), 4), squeeze=False)
+    for ax, task in zip(axes[0], tasks):
+        runs = [r for r in records if r["task"] == task]
+        for backend in dict.fromkeys(r["backend"] for r in runs):
+            times = sorted(max(r["wall"], 1e-4) for r in runs
+                           if r["backend"] == backend and solved(r))
+            if times:
+                ax.step(times, range(1, len(times) + 1), where="post", label=backend)
+        ax.set_xscale("log")
+        ax.set_xlabel("time t (s, log)")
+        ax.set_ylabel("instances solved within t")
+        ax.set_title(f"{task} ({len({r['instance'] for r in runs})} instances)")
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend()
+    figure.tight_layout()
+    figure.savefig(target, dpi=110)
+    plt.close(figure)
+
+
+def scatter(records: list[Record], task: str, pair: tuple[str, str], target: Path,
+            plt: Any) -> bool:
+    """Backend A's time against B's per instance, log-log; unsolved runs sit at PAR-2."""
+    a, b = pair
+    by = defaultdict(dict)
+    for r in records:
+        if r["task"] == task and r["backend"] in pair:
+            by[r["instance"]][r["backend"]] = r
+    points = [(runs[a], runs[b]) for runs in by.values() if a in runs and b in runs]
+    if not points:
+        return False
+    figure, ax = plt.subplots(figsize=(5, 5))
+    both = [(max(ra["wall"], 1e-4), max(rb["wall"], 1e-4)) for ra, rb in points
+            if solved(ra) and solved(rb)]
+    other = [(max(par2(ra), 1e-4), max(par2(rb), 1e-4)) for ra, rb in points
+             if not (solved(ra) and solved(rb))]
+    if both:
+        ax.scatter(*zip(*both), s=14, label="both solved")
+    if other:
+        ax.scatter(*zip(*other), s=20, marker="x", label="one or both unsolved (PAR-2)")
+    values = [v for p in both + other for v in p]
+    low, high = min(values) / 2, max(values) * 2
+    ax.plot([low, high], [low, high], color="grey", linewidth=0.8)
+    ax.set(xscale="log", yscale="log", xlim=(low, high), ylim=(low, high),
+           xlabel=f"{a} time (s)", ylabel=f"{b} time (s)",
+           title=f"{task}: {a} vs {b} ({len(points)} instances)")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(loc="upper left")
+    figure.tight_layout()
+    figure.savefig(target, dpi=110)
+    plt.close(figure)
+    return True
+
+
+def make_plots(records: list[Record], out: Path, pair: tuple[str, str] | None) -> list[str]:
+    plt = _pyplot()
+    if plt is None:
+        print("gridcp: no plots: matplotlib is missing (pip install 'gridcp[plots]')",
+              file=sys.stderr)
+        return []
+    written = ["cactus.png"]
+    cactus(records, out / "cactus.png", plt)
+    backends = list(dict.fromkeys(r["backend"] for r in records))
+    pair = pair or (tuple(backends[:2]) if len(backends) >= 2 else None)
+    if pair is None:
+        return written
+    for task in dict.fromkeys(r["task"] for r in records):
+        name = f"scatter-{task}.png"
+        if scatter(records, task, pair, out / name, plt):
+            written.append(name)
+    return written
+
+
+# ---------------------------------------------------------------- the command
+
+
+def add_commands(commands: argparse._SubParsersAction) -> None:
+    text = "tables and plots of a sweep (the JSON Lines that bench writes)"
+    sub = commands.add_parser("report", help=text, description=text)
+    sub.add_argument("results", metavar="FILE.jsonl")
+    sub.add_argument("-o", "--out", metavar="DIR",
+                     help="write report.md and the PNG plots here (default: tables to stdout)")
+    sub.add_argument("--scatter", metavar="A,B",
+                     help="the two backends of the scatter plots (default: the first two)")
+    sub.set_defaults(run=run_report)
+
+
+def run_report(args: argparse.Namespace) -> int:
+    from search.cli import YES
+
+    path = Path(args.results)
+    if not path.exists():
+        raise GridcpError(f"{path}: no such file")
+    records = latest(read_results(path))
+    if not records:
+        raise GridcpError(f"{path}: no runs recorded")
+    pair = None
+    if args.scatter:
+        names = args.scatter.split(",")
+        if len(names) != 2:
+            raise GridcpError("--scatter wants two backend names, A,B")
+        pair = (names[0], names[1])
+    if args.out is None:
+        print(markdown(records, path.name, []))
+        return YES
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    plots = make_plots(records, out, pair)
+    (out / "report.md").write_text(markdown(records, path.name, plots))
+    print(f"wrote {out / 'report.md'}" + "".join(f", {out / p}" for p in plots))
+    return YES

@@ -1,0 +1,104 @@
+"""Deliberately broken Futoshiki backends, to show the harness catches them.
+
+Bench runs load them in a child process by dotted path
+(``--backends NAME=test_harness_fakes:Class``), so they live in a module of
+their own with no test in it.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import replace
+
+from search.core import CountResult, LimitReached, SolveResult, Status
+from search.futoshiki.model import Solution
+from search.futoshiki.solver import SearchBackend
+
+
+class WrongCount(SearchBackend):
+    """Counts one solution too many."""
+
+    name = "wrong-count"
+
+    def count(self, puzzle, *, limit=None, time_limit=None):
+        result = super().count(puzzle, limit=limit, time_limit=time_limit)
+        return replace(result, count=result.count + 1)
+
+
+class InvalidSolution(SearchBackend):
+    """Returns a solution with two cells swapped in its first row."""
+
+    name = "invalid-solution"
+
+    def solve(self, puzzle, *, time_limit=None):
+        result = super().solve(puzzle, time_limit=time_limit)
+        if result.solution is None or puzzle.n < 2:
+            return result
+        grid = [list(row) for row in result.solution.grid]
+        grid[0][0], grid[0][1] = grid[0][1], grid[0][0]
+        return replace(result, solution=Solution(tuple(map(tuple, grid))))
+
+
+class AlwaysLimit(SearchBackend):
+    """Never decides anything: every call stops at its limit."""
+
+    name = "always-limit"
+
+    def solutions(self, puzzle, *, time_limit=None):
+        raise LimitReached
+        yield  # a generator
+
+
+class Raises(SearchBackend):
+    name = "raises"
+    tasks = frozenset({"solve"})
+
+    def solve(self, puzzle, *, time_limit=None):
+        raise ValueError("a bug")
+
+
+class Sleeper(SearchBackend):
+    """Ignores its deadline."""
+
+    name = "sleeper"
+    tasks = frozenset({"solve"})
+
+    def solve(self, puzzle, *, time_limit=None):
+        time.sleep(60)
+        return SolveResult(Status.UNSAT)
+
+
+class Crash(SearchBackend):
+    """Takes its process down (as a segfault in native code would)."""
+
+    name = "crash"
+    tasks = frozenset({"solve"})
+
+    def solve(self, puzzle, *, time_limit=None):
+        os.abort()
+
+
+class Hog(SearchBackend):
+    """Wants a gigabyte."""
+
+    name = "hog"
+    tasks = frozenset({"count"})
+
+    def count(self, puzzle, *, limit=None, time_limit=None):
+        block = bytearray(1 << 30)
+        return CountResult(Status.COUNTED, len(block))
+
+
+class Slow(SearchBackend):
+    """The seed search, a little slower: sweeps that can be interrupted part-way."""
+
+    name = "slow"
+
+    def solve(self, puzzle, *, time_limit=None):
+        time.sleep(0.4)
+        return super().solve(puzzle, time_limit=time_limit)
+
+    def count(self, puzzle, *, limit=None, time_limit=None):
+        time.sleep(0.4)
+        return super().count(puzzle, limit=limit, time_limit=time_limit)
