@@ -107,7 +107,7 @@ def candidate_lines(board: Board, a: Cell, b: Cell) -> list[Line]:
 class _Model:
     """The CP-SAT model of one board and the way back from its solution."""
 
-    def __init__(self, board: Board, relax: bool = True, prec: bool = True):
+    def __init__(self, board: Board, relax: bool = True, prec: bool = True, clause: bool = False):
         self.board = board
         self.model = m = cp_model.CpModel()
         tiles = board.tiles
@@ -151,6 +151,8 @@ class _Model:
             m.add_exactly_one(pairs_of[t])
             if relax:
                 self._earliest(t, options_of[t], steps)
+            if clause:
+                m.add_exactly_one([d for d, _ in options_of[t]])
         if tiles:  # redundant: the first move needs a line with no tile in its way
             m.add_bool_or(free_draws)
 
@@ -203,7 +205,7 @@ class CpSatBackend(Backend[Board, Solution]):
         if odd:
             message = f"picture {odd[0]} occurs an odd number of times"
             return SolveResult(Status.UNSAT, None, time.perf_counter() - start, {}, message)
-        built = _Model(puzzle, **{k: v for k, v in self.options.items() if k in ('relax', 'prec')})
+        built = _Model(puzzle, **{k: v for k, v in self.options.items() if k in ('relax', 'prec', 'clause')})
         left = None if time_limit is None else time_limit - (time.perf_counter() - start)
         if left is not None and left <= 0:
             return SolveResult(Status.LIMIT, None, time.perf_counter() - start, {})

@@ -16,7 +16,7 @@ under the lenient rule and tries it first under full cover.
 from __future__ import annotations
 
 import time
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
 
 from ortools.sat.python import cp_model
 

@@ -27,6 +27,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -61,9 +62,13 @@ def run_isolated(spec: dict[str, Any]) -> dict[str, Any]:
     record = {k: spec[k] for k in ("instance", "set", "puzzle", "size", "backend", "task",
                                    "rules", "time_limit", "memory_limit")}
     start = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-m", "search.sweep_child"], cwd=ROOT, env=env,
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        proc = subprocess.Popen([sys.executable, "-m", "search.sweep_child"], cwd=ROOT,
+                                env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, start_new_session=True)
+    except OSError as error:  # no process to be had (too many, no memory): this run fails
+        return {**record, "run_wall": 0.0, "status": str(Status.ERROR), "wall": 0.0,
+                "message": f"cannot start the run: {error}", **_where()}
     try:
         out, err = proc.communicate(json.dumps(child), timeout=spec["time_limit"] + grace)
         killed = False
@@ -76,9 +81,13 @@ def run_isolated(spec: dict[str, Any]) -> dict[str, Any]:
             _kill(proc)
     record["run_wall"] = round(time.perf_counter() - start, 6)
     record.update(_result(proc.returncode, out, err, killed, spec["time_limit"] + grace))
-    record.update(versions=versions(), host=socket.gethostname(),
-                  time=datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"))
+    record.update(_where())
     return record
+
+
+def _where() -> dict[str, Any]:
+    return {"versions": versions(), "host": socket.gethostname(),
+            "time": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")}
 
 
 def _kill(proc: subprocess.Popen) -> None:
@@ -94,10 +103,11 @@ def _result(code: int, out: str, err: str, killed: bool, after: float) -> dict[s
                 "message": f"killed after {after:g} s (the time limit and the grace)"}
     last = out.strip().splitlines()[-1] if out.strip() else ""
     if code == 0 and last.startswith("{"):
-        answer = json.loads(last)
-        answer.pop("backend", None)
-        answer.pop("task", None)
-        return answer
+        with contextlib.suppress(json.JSONDecodeError):
+            answer = json.loads(last)
+            answer.pop("backend", None)
+            answer.pop("task", None)
+            return answer
     why = f"killed by {signal.Signals(-code).name}" if code < 0 else f"exit code {code}"
     tail = err.strip().splitlines()[-1] if err.strip() else "no message"
     return {"status": str(Status.ERROR), "wall": 0.0, "message": f"{why}: {tail}"}
@@ -200,10 +210,13 @@ class Progress:
         self.stream = stream
         self.tty = stream.isatty()
 
-    def update(self, record: dict[str, Any]) -> None:
-        self.done += 1
+    def count(self, record: dict[str, Any]) -> None:
         self.errors += record["status"] == "ERROR"
         self.limits += record["status"] == "LIMIT"
+
+    def update(self, record: dict[str, Any]) -> None:
+        self.done += 1
+        self.count(record)
         self.show()
 
     def show(self, final: bool = False) -> None:
@@ -228,9 +241,13 @@ def sweep(specs: list[dict[str, Any]], out: Path, executor: cf.Executor,
           progress: Progress | None = None) -> Iterator[dict[str, Any]]:
     """Run the specs not yet in ``out``, appending each record as it finishes."""
     _trim_partial_line(out)
-    done = {run_key(r) for r in read_results(out)}
+    wanted = {run_key(s) for s in specs}
+    done = {run_key(r): r for r in read_results(out) if run_key(r) in wanted}
     todo = [s for s in specs if run_key(s) not in done]
-    progress = progress or Progress(len(specs), len(specs) - len(todo))
+    if progress is None:
+        progress = Progress(len(specs), len(done))
+        for record in done.values():
+            progress.count(record)
     progress.show()
     out.parent.mkdir(parents=True, exist_ok=True)
     futures = [executor.submit(run_isolated, spec) for spec in todo]
@@ -293,6 +310,23 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
                      help="results file, appended to and resumed (default results.jsonl)")
 
 
+@contextlib.contextmanager
+def _terminate_as_interrupt() -> Iterator[None]:
+    """A plain ``kill`` stops the sweep as Ctrl-C does: runs in flight are dropped."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def run_bench(args: argparse.Namespace) -> int:
     from search.cli import USAGE, YES
     from search.harness import TASKS
@@ -315,8 +349,12 @@ def run_bench(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return USAGE
     out = Path(args.out)
-    with make_executor(args.jobs, args.dask) as executor:
-        records = list(sweep(specs, out, executor))
+    records = []
+    with _terminate_as_interrupt(), make_executor(args.jobs, args.dask) as executor:
+        for record in sweep(specs, out, executor):
+            records.append(record)
+            if args.json:  # the records also on stdout, as they are written
+                print(json.dumps(record), flush=True)
     statuses: dict[str, int] = {}
     for record in records:
         statuses[record["status"]] = statuses.get(record["status"], 0) + 1

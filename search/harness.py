@@ -60,6 +60,7 @@ def load_instances(paths: Iterable[str | Path], puzzle: str | None,
     """(path, kind, puzzle) of every instance that parses.  A file named on the
     command line that does not parse goes to ``bad`` (when given); the others
     found in folders are named on stderr and skipped."""
+    paths = list(paths)
     given = {Path(p) for p in paths if not Path(p).is_dir()}
     for path in instance_files(paths):
         try:
@@ -76,7 +77,7 @@ def load_instances(paths: Iterable[str | Path], puzzle: str | None,
 # ---------------------------------------------------------------- one task
 
 
-@dataclass
+@dataclass(frozen=True)
 class Outcome:
     """What one backend answered on one task, with its solutions verified."""
 
@@ -85,11 +86,10 @@ class Outcome:
     status: Status
     count: int | None = None  # count: exact (COUNTED) or a lower bound (LIMIT)
     keys: tuple[Any, ...] = ()  # canonical keys of the returned solutions
-    violations: list[str] = field(default_factory=list)  # of the first invalid solution
+    violations: tuple[str, ...] = ()  # of the first solution that fails verify
     wall: float = 0.0
     effort: dict[str, float] = field(default_factory=dict)
     message: str = ""
-    solutions: tuple[Any, ...] = ()
 
     def bounds(self) -> tuple[int, float]:
         """The least and the most number of solutions this answer allows."""
@@ -125,7 +125,7 @@ class Outcome:
         if self.count is not None:
             out["count"] = self.count
         if self.violations:
-            out["violations"] = self.violations
+            out["violations"] = list(self.violations)
         if self.message:
             out["message"] = self.message
         return out
@@ -134,37 +134,35 @@ class Outcome:
 def run_task(kind_: PuzzleKind, puzzle: Any, backend: str, task: str,
              time_limit: float | None, options: dict[str, Any] | None = None) -> Outcome:
     """Run one task; verify every solution; a backend's exception becomes ERROR."""
+    if task not in TASKS:
+        raise GridcpError(f"unknown task {task!r} (known: {', '.join(TASKS)})")
     start = time.perf_counter()
     engine = kind_.backend(backend, **(options or {}))
+    count, solutions = None, ()
     try:
         if task == "solve":
             result = engine.solve(puzzle, time_limit=time_limit)
             solutions = () if result.solution is None else (result.solution,)
-            outcome = Outcome(backend, task, result.status, solutions=solutions)
         elif task == "count":
             result = engine.count(puzzle, time_limit=time_limit)
-            outcome = Outcome(backend, task, result.status, count=result.count)
-        elif task == "unique":
-            result = engine.unique(puzzle, time_limit=time_limit)
-            outcome = Outcome(backend, task, result.status, solutions=tuple(result.solutions))
+            count = result.count
         else:
-            raise GridcpError(f"unknown task {task!r} (known: {', '.join(TASKS)})")
+            result = engine.unique(puzzle, time_limit=time_limit)
+            solutions = tuple(result.solutions)
     except Unsupported:
         raise
     except Exception as error:  # a backend's bug is an answer to report, not a crash
         return Outcome(backend, task, Status.ERROR, wall=time.perf_counter() - start,
                        effort=dict(engine.effort),
                        message=f"raised {type(error).__name__}: {error}")
-    outcome.wall, outcome.effort = result.wall, dict(result.effort)
-    outcome.message = result.message
-    for solution in outcome.solutions:
-        problems = kind_.call("verify", puzzle, solution)
-        if problems:
-            outcome.violations = problems
+    violations: list[str] = []
+    for solution in solutions:
+        violations = kind_.call("verify", puzzle, solution)
+        if violations:
             break
-    if not outcome.violations:
-        outcome.keys = tuple(kind_.call("key", puzzle, s) for s in outcome.solutions)
-    return outcome
+    keys = () if violations else tuple(kind_.call("key", puzzle, s) for s in solutions)
+    return Outcome(backend, task, result.status, count, keys, tuple(violations), result.wall,
+                   dict(result.effort), result.message)
 
 
 def with_backends(kind_: PuzzleKind, chosen: list[str] | None) -> tuple[PuzzleKind, list[str]]:
@@ -177,6 +175,11 @@ def with_backends(kind_: PuzzleKind, chosen: list[str] | None) -> tuple[PuzzleKi
         return kind_, list(kind_.backends)
     extra = dict(entry.split("=", 1) for entry in chosen if "=" in entry)
     names = [entry.split("=", 1)[0] for entry in chosen]
+    for name, dotted in extra.items():
+        try:
+            load(dotted)
+        except (ImportError, AttributeError, ValueError) as error:
+            raise GridcpError(f"--backends {name}={dotted}: cannot load it ({error})") from None
     if extra:
         kind_ = replace(kind_, backends={**kind_.backends, **extra})
     return kind_, [name for name in names if name in kind_.backends]
@@ -190,7 +193,7 @@ def tasks_of(kind_: PuzzleKind, backend: str) -> list[str]:
 # ---------------------------------------------------------------- comparing
 
 
-@dataclass
+@dataclass(frozen=True)
 class Verdict:
     """The cross-check of one instance: agree, disagree or undecided."""
 
@@ -249,8 +252,9 @@ def compare(source: str, puzzle: str, outcomes: list[Outcome]) -> Verdict:
     answer = _answer(lo, hi)
     if limited:
         stopped = ", ".join(f"{o.backend} {o.task}" for o in limited)
+        rest = "the rest agree" if len(limited) < len(sound) else "found so far"
         return Verdict(source, puzzle, "undecided", [], outcomes,
-                       f"{stopped} hit the limit; the rest agree: {answer}")
+                       f"{stopped} hit the limit; {rest}: {answer}")
     wall = sum(o.wall for o in outcomes)
     return Verdict(source, puzzle, "agree", [], outcomes,
                    f"{answer}; {', '.join(backends)}; {len(outcomes)} answers, {wall:.2f} s")
@@ -263,15 +267,23 @@ def _answer(lo: int, hi: float) -> str:
 
 
 def _conflicts(outcomes: list[Outcome]) -> str:
-    """The pairs of answers that cannot both be right, most telling first."""
-    pairs = []
-    for i, a in enumerate(outcomes):
-        for b in outcomes[i + 1:]:
-            (alo, ahi), (blo, bhi) = a.bounds(), b.bounds()
-            if alo > bhi or blo > ahi:
-                pairs.append(f"{a.describe()} vs {b.describe()}")
-    shown = pairs[:3] + ([f"... {len(pairs) - 3} more"] if len(pairs) > 3 else [])
-    return "answers differ: " + ", ".join(shown)
+    """The odd answers out, each with the answers it contradicts: the answer that
+    clashes with the most others first, until no two answers clash."""
+
+    def clash(a: Outcome, b: Outcome) -> bool:
+        (alo, ahi), (blo, bhi) = a.bounds(), b.bounds()
+        return alo > bhi or blo > ahi
+
+    left, parts = list(outcomes), []
+    while True:
+        against = {id(a): [b for b in left if clash(a, b)] for a in left}
+        worst_one = max(left, key=lambda a: len(against[id(a)]), default=None)
+        if worst_one is None or not against[id(worst_one)]:
+            break
+        others = ", ".join(b.describe() for b in against[id(worst_one)])
+        parts.append(f"{worst_one.describe()} vs {others}")
+        left.remove(worst_one)
+    return "answers differ: " + "; ".join(parts)
 
 
 def crosscheck(kind_: PuzzleKind, puzzle: Any, source: str, *, time_limit: float | None,
@@ -295,11 +307,12 @@ def oracle_outcome(puzzle_name: str, puzzle: Any) -> Outcome:
     from search.oracles import ORACLES
 
     start, keys, n = time.perf_counter(), [], 0
-    key = kind(puzzle_name)
-    for solution in ORACLES[puzzle_name].solutions(puzzle):
+    kind_, solutions = kind(puzzle_name), ORACLES[puzzle_name].solutions
+    assert solutions is not None
+    for solution in solutions(puzzle):
         n += 1
         if n == 1:
-            keys.append(key.call("key", puzzle, solution))
+            keys.append(kind_.call("key", puzzle, solution))
     return Outcome("oracle", "count", Status.COUNTED, count=n, keys=tuple(keys if n == 1 else ()),
                    wall=time.perf_counter() - start)
 
@@ -372,11 +385,17 @@ def run_crosscheck(args: argparse.Namespace) -> int:
             raise GridcpError("give FILE|DIR arguments or --random, not both")
         from search.oracles import ORACLES
 
-        kind_, tiny = kind(args.puzzle), ORACLES.get(args.puzzle)
+        kind_ = kind(args.puzzle)
+        # A rule flag sets the rules of every instance; without one, the generator's mix stays.
+        flagged = any(getattr(args, o.dest, None) not in (None, False, o.kwargs.get("default"))
+                      for o in kind_.options)
         for name, puzzle in random_instances(args.puzzle, args.random, args.size, args.seed):
-            puzzle = apply_rule_options(kind_, puzzle, args, name)
+            if flagged:
+                puzzle = apply_rule_options(kind_, puzzle, args, name)
+            oracle = ORACLES[args.puzzle]
             verdict = crosscheck(kind_, puzzle, name, time_limit=args.time_limit,
-                                 backends=backends, oracle=tiny is not None and tiny.tiny(puzzle))
+                                 backends=backends,
+                                 oracle=oracle.solutions is not None and oracle.tiny(puzzle))
             codes.append(_show(verdict, kind_, puzzle, args.json))
         return worst(codes)
     if not args.files:

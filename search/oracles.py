@@ -9,7 +9,8 @@ rules allow, sharing no code with any backend, so that ``gridcp crosscheck
 - Numberlink: every choice of one simple path per pair, pair after pair, on
   the free cells, then the full-cover rule (tiny means at most 16 cells).
 
-Lianliankan has no oracle yet: its backends are compared with each other only.
+Lianliankan has random boards but no oracle yet: its backends are compared
+with each other only.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from typing import Any
 
 from search.futoshiki.model import Futoshiki
 from search.futoshiki.model import Solution as FutoshikiSolution
+from search.lianliankan.model import Board
 from search.numberlink.model import Cell, Numberlink, Pair
 from search.numberlink.model import Solution as NumberlinkSolution
 
@@ -166,6 +168,23 @@ def _numberlink_instance(size: tuple[int, int], rng: random.Random) -> Numberlin
     return random_numberlink(size[1], size[0], rng)
 
 
+# ---------------------------------------------------------------- Lianliankan
+
+
+def random_lianliankan(width: int, height: int, rng: random.Random) -> Board:
+    """Pairs of a few pictures dropped on a board, some cells left empty."""
+    cells = width * height
+    tiles = 2 * rng.randint(1, max(1, cells // 2))
+    pictures = rng.randint(1, max(1, tiles // 4))
+    faces = [1 + (i // 2) % pictures for i in range(tiles)] + [0] * (cells - tiles)
+    rng.shuffle(faces)
+    return Board(tuple(tuple(faces[r * width:(r + 1) * width]) for r in range(height)))
+
+
+def _lianliankan_instance(size: tuple[int, int], rng: random.Random) -> Board:
+    return random_lianliankan(size[0], size[1], rng)
+
+
 # ---------------------------------------------------------------- the table
 
 
@@ -173,11 +192,11 @@ def _numberlink_instance(size: tuple[int, int], rng: random.Random) -> Numberlin
 class Oracle:
     """What ``crosscheck --random`` needs of a puzzle: a random instance of a
     size (width, height), whether it is tiny enough for brute force, and the
-    brute-force enumeration."""
+    brute-force enumeration (None: the backends are compared with each other)."""
 
     random_instance: Callable[[tuple[int, int], random.Random], Any]
     tiny: Callable[[Any], bool]
-    solutions: Callable[[Any], Iterator[Any]]
+    solutions: Callable[[Any], Iterator[Any]] | None
     default_size: tuple[int, int]
 
 
@@ -185,4 +204,5 @@ ORACLES: dict[str, Oracle] = {
     "futoshiki": Oracle(_futoshiki_instance, lambda p: p.n <= 4, futoshiki_solutions, (4, 4)),
     "numberlink": Oracle(_numberlink_instance, lambda p: len(p.open_cells) <= 16,
                          numberlink_solutions, (4, 4)),
+    "lianliankan": Oracle(_lianliankan_instance, lambda p: False, None, (4, 3)),
 }

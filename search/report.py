@@ -69,20 +69,23 @@ def _seconds(value: float | None) -> str:
     return f"{value:.3f}" if value < 1000 else f"{value:.0f}"
 
 
-def summary_table(records: list[Record]) -> str:
-    groups: dict[tuple[str, str, str, str], list[Record]] = defaultdict(list)
+def summary_table(records: list[Record], by_set: bool = True) -> str:
+    """Runs, solved, PAR-2, median and worst time per (instance set,) puzzle, task, backend."""
+    groups: dict[tuple[str, ...], list[Record]] = defaultdict(list)
     for r in records:
-        groups[r["set"], r["puzzle"], r["task"], r["backend"]].append(r)
+        head = (r["set"], r["puzzle"]) if by_set else (r["puzzle"],)
+        groups[(*head, r["task"], r["backend"])].append(r)
     rows = []
-    for (folder, puzzle, task, backend), runs in sorted(groups.items()):
+    for names, runs in sorted(groups.items()):
         times = [r["wall"] for r in runs if solved(r)]
         errors = sum(r["status"] == "ERROR" for r in runs)
-        rows.append([folder, puzzle, task, backend, str(len(runs)), str(len(times)),
+        rows.append([*names, str(len(runs)), str(len(times)),
                      _seconds(statistics.fmean(par2(r) for r in runs)),
                      _seconds(statistics.median(times) if times else None),
                      _seconds(max(times) if times else None), str(errors)])
-    return _table(["instance set", "puzzle", "task", "backend", "runs", "solved", "PAR-2 s",
-                   "median s", "worst s", "errors"], rows, text_columns=4)
+    head = ["instance set", "puzzle"] if by_set else ["puzzle"]
+    return _table([*head, "task", "backend", "runs", "solved", "PAR-2 s", "median s",
+                   "worst s", "errors"], rows, text_columns=len(head) + 2)
 
 
 def per_instance(records: list[Record]) -> tuple[str, list[str]]:
@@ -91,9 +94,14 @@ def per_instance(records: list[Record]) -> tuple[str, list[str]]:
     cells: dict[tuple[str, str], dict[str, Record]] = defaultdict(dict)
     for r in records:
         cells[r["instance"], r["task"]][r["backend"]] = r
+    single = {instance for (instance, task), by_backend in cells.items()
+              if any(answer(r) in ("1", "UNIQUE") for r in by_backend.values())}
     rows, differ = [], []
     for (instance, task), by_backend in sorted(cells.items()):
         answers = {b: answer(r) for b, r in by_backend.items() if answer(r)}
+        keys = {b: r["key"] for b, r in by_backend.items() if r.get("key")}
+        if instance in single and len(set(keys.values())) > 1:
+            answers = {b: f"{answers.get(b, '')} key {k}".strip() for b, k in keys.items()}
         if len(set(answers.values())) > 1:
             what = ", ".join(f"{b} {a}" for b, a in answers.items())
             differ.append(f"{instance} {task}: {what}")
@@ -137,9 +145,16 @@ def markdown(records: list[Record], source: str, plots: list[str]) -> str:
              "Solved means answered (SOLVED, UNSAT, COUNTED, UNIQUE, MULTIPLE); PAR-2 counts "
              "an unsolved run as twice the time limit; times are the backends' own wall "
              "clocks, median and worst over the solved runs.", "",
+             "## Per puzzle and backend", "", summary_table(records, by_set=False), "",
              "## Per instance set and backend", "", summary_table(records), ""]
-    parts += ["## Answers that differ between backends", ""]
+    parts += ["## Answers that differ between backends", "",
+              "Counts or verdicts, or, where the puzzle has one solution, the "
+              "solutions' keys.", ""]
     parts += [f"- {line}" for line in differ] or ["None."]
+    failed = [r for r in records if r["status"] == "ERROR"]
+    parts += ["", "## Runs that failed", ""]
+    parts += [f"- {r['instance']} {r['backend']} {r['task']}: {r.get('message', '')}"
+              for r in failed] or ["None."]
     parts += ["", "## Harness overhead per run", "",
               "Process start, imports and parsing: the run's wall clock seen from outside "
               "minus the backend's time and the import of its module (OR-Tools for cpsat).",
@@ -189,7 +204,8 @@ def cactus(records: list[Record], target: Path, plt: Any) -> None:
 
 def scatter(records: list[Record], task: str, pair: tuple[str, str], target: Path,
             plt: Any) -> bool:
-    """Backend A's time against B's per instance, log-log; unsolved runs sit at PAR-2."""
+    """Backend A's time against B's per instance, log-log; unsolved runs sit at PAR-2,
+    beyond the dashed lines of the time limit."""
     a, b = pair
     by = defaultdict(dict)
     for r in records:
@@ -208,8 +224,11 @@ def scatter(records: list[Record], task: str, pair: tuple[str, str], target: Pat
     if other:
         ax.scatter(*zip(*other), s=20, marker="x", label="one or both unsolved (PAR-2)")
     values = [v for p in both + other for v in p]
-    low, high = min(values) / 2, max(values) * 2
+    low, high = min(values) / 2, max(*values, *(2 * r["time_limit"] for r in points[0])) * 2
     ax.plot([low, high], [low, high], color="grey", linewidth=0.8)
+    limit = max(r["time_limit"] for pair_ in points for r in pair_)
+    ax.axvline(limit, color="grey", linestyle="--", linewidth=0.6)
+    ax.axhline(limit, color="grey", linestyle="--", linewidth=0.6)
     ax.set(xscale="log", yscale="log", xlim=(low, high), ylim=(low, high),
            xlabel=f"{a} time (s)", ylabel=f"{b} time (s)",
            title=f"{task}: {a} vs {b} ({len(points)} instances)")

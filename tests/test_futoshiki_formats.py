@@ -93,8 +93,10 @@ def test_each_reader_reads_its_example_as_the_seed_file_says(fmt: str) -> None:
     assert parse(EXAMPLES[fmt], "example") == expected  # the dispatch in io
 
 
-def test_seed_text_is_no_other_format() -> None:
+def test_seed_text_and_other_puzzles_are_no_other_format() -> None:
     assert sniff_format(SEED) is None
+    numberlink = "5 6\n- - - - -\n- 1 - - -\n- - - - -\n- 2 - 1 -\n- - - - -\n- - - - 2\n"
+    assert sniff_format(numberlink) is None
 
 
 @pytest.mark.parametrize("fmt", list(EXAMPLES))
@@ -307,3 +309,14 @@ def test_manifest_agrees_with_the_public_index() -> None:
         assert tasks["count"] == row["solutions"], name
         if name in solutions:
             assert solutions[name] == row["solution"], name
+
+
+def test_every_public_tatham_id_is_written_back_character_for_character() -> None:
+    folder = shared("instances-public", "futoshiki", "tatham-unequal")
+    ids = [line.split("\t")[0] for line in (folder / "gameids.tsv").read_text().splitlines()]
+    unequal = [i for i in ids if "a" not in i.partition(":")[0]]
+    assert len(unequal) == 127
+    for game_id in unequal:
+        assert format_tatham(parse_tatham(game_id, "gameids.tsv")) == game_id + "\n"
+    for game_id in set(ids) - set(unequal):
+        assert "Adjacent mode" in _error(parse_tatham, game_id).message

@@ -12,7 +12,7 @@ from conftest import backend_names
 
 from search.core import Status
 from search.futoshiki.generate import (
-    distinguishing_clues,
+    clue_order,
     generate,
     generate_graded,
     generate_puzzle,
@@ -91,12 +91,14 @@ def test_methods_choose_the_kinds_of_clues() -> None:
         assert len(relations.less) > sum(v > 0 for row in relations.givens for v in row)
 
 
-def test_distinguishing_clues_fail_in_the_other_solution() -> None:
+def test_clue_order_offers_every_clue_of_the_square() -> None:
     square = ((1, 2), (2, 1))
-    other = Solution(((2, 1), (1, 2)))
-    clues = distinguishing_clues(square, other, "mixed")
-    assert len(clues) == 4 + 4  # every cell differs, every relation flips
-    assert ("less", ((0, 0), (0, 1))) in clues
+    mixed = clue_order(square, "mixed", random.Random(1))
+    assert len(mixed) == len(set(mixed)) == 4 + 4
+    assert ("less", ((0, 0), (0, 1))) in mixed and ("less", ((1, 1), (0, 1))) in mixed
+    relations = clue_order(square, "relations", random.Random(1))
+    assert [kind for kind, _ in relations] == ["less"] * 4 + ["given"] * 4
+    assert {kind for kind, _ in clue_order(square, "givens", random.Random(1))} == {"given"}
 
 
 @pytest.mark.parametrize("difficulty", ["easy", "hard"])
@@ -145,3 +147,24 @@ def test_command_refuses_bad_options(capsys) -> None:
     assert generate(_args(method="bogus")) == 2
     assert generate(_args(backend="bogus")) == 2
     assert "gridcp:" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_every_backend_drives_the_generator_to_the_same_puzzles(backend: str,
+                                                                  generated) -> None:
+    """Only verdicts steer the generator, so the puzzle of a seed does not depend on
+    which backend checks uniqueness."""
+    if "unique" not in kind("futoshiki").backend(backend).tasks:
+        pytest.skip(f"{backend} cannot tell uniqueness")
+    for seed in range(3):
+        assert generate_puzzle(4, random.Random(seed), backend=backend) == generated[4, seed]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n", [6, 7, 8])
+def test_larger_generated_puzzles_are_unique_and_minimal(n: int) -> None:
+    engine = kind("futoshiki").backend("cpsat")  # a second opinion beside the generator's
+    for seed in range(3):
+        puzzle, solution = generate_puzzle(n, random.Random(seed))
+        assert engine.unique(puzzle).solutions == (solution,)
+        assert all(engine.count(weaker, limit=2).count == 2 for weaker in clues_of(puzzle))

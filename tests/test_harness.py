@@ -138,11 +138,17 @@ def test_futoshiki_oracle_counts_latin_squares() -> None:
     assert len({s.grid for s in futoshiki_solutions(Futoshiki.empty(3))}) == 12
 
 
-@pytest.mark.skipif("numberlink" not in {k.name for k in kinds()},
-                    reason="numberlink is not registered yet")
-def test_random_numberlink_against_the_oracle(capsys) -> None:
-    assert "numberlink" in ORACLES
-    code = main(["crosscheck", "--random", "6", "--puzzle", "numberlink", "--size", "3,4x3",
-                 "--time-limit", "10"])
-    out = capsys.readouterr().out
-    assert code == 0, out
+REGISTERED = {k.name for k in kinds()}
+
+
+@pytest.mark.parametrize(("puzzle", "sizes"), [("numberlink", "3,4x3"), ("lianliankan", "3x2,4x2")])
+def test_random_instances_of_the_other_puzzles(puzzle: str, sizes: str, capsys) -> None:
+    if puzzle not in REGISTERED:
+        pytest.skip(f"{puzzle} is not registered yet")
+    code = main(["crosscheck", "--random", "5", "--puzzle", puzzle, "--size", sizes,
+                 "--time-limit", "10", "--json"])
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert code == 0, lines
+    with_oracle = ORACLES[puzzle].solutions is not None
+    assert all(any(a["backend"] == "oracle" for a in line["answers"]) == with_oracle
+               for line in lines)

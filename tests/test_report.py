@@ -30,7 +30,10 @@ RECORDS = [
     record("p3", "search", "count", "COUNTED", 0.1, count=1),
     record("p3", "cpsat", "count", "COUNTED", 0.2, count=2),  # a disagreement
     record("p1", "search", "solve", "ERROR", 0.0, message="killed by SIGABRT"),
-    record("p1", "cpsat", "solve", "SOLVED", 0.25),
+    record("p1", "cpsat", "solve", "SOLVED", 0.25, key="aaa"),
+    record("p4", "search", "count", "COUNTED", 0.1, count=1, set="other"),
+    record("p4", "search", "solve", "SOLVED", 0.1, key="bbb", set="other"),
+    record("p4", "cpsat", "solve", "SOLVED", 0.1, key="ccc", set="other"),  # two solutions?
 ]
 
 
@@ -55,6 +58,8 @@ def test_the_summary_table(results: Path) -> None:
     assert "- set/p3 count: search 1, cpsat 2" in text
     assert "| set/p2 | count | 9 | LIMIT | 2.000 |" in text
     assert "| set/p3 | count | DIFFER | 0.100 | 0.200 |" in text
+    assert "- set/p4 solve: search SOLVED key bbb, cpsat SOLVED key ccc" in text
+    assert "- set/p1 search solve: killed by SIGABRT" in text
 
 
 def test_the_last_record_of_a_run_wins() -> None:

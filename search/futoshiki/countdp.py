@@ -47,6 +47,7 @@ from search.core import (
     SolveResult,
     Status,
     UniqueResult,
+    Unsupported,
 )
 from search.futoshiki.model import Futoshiki, Solution
 from search.futoshiki.propagate import Engine, PropagateBackend
@@ -87,6 +88,10 @@ class Plan:
 
     def __init__(self, puzzle: Futoshiki, domains: list[int]):
         n = self.n = puzzle.n
+        for (ar, ac), (br, bc) in puzzle.less:
+            if abs(ar - br) + abs(ac - bc) != 1:
+                raise Unsupported(f"count-dp: cells ({ar}, {ac}) and ({br}, {bc}) are not "
+                                  "neighbours; only neighbours may carry an inequality")
         self.width = n.bit_length()
         relation = puzzle.relation
         related = {cell for pair in puzzle.less for cell in pair}
@@ -125,9 +130,9 @@ class Plan:
                 values = tuple(v for v in values if all(m.get(v, 1) for _, m in ahead))
                 hall = self._hall(domains, r, c)
                 column = self.column_shift[c]
-                steps.append(
-                    Step(column, self.row_shift, values, left, up, write, clear, groups, ahead, hall)
-                )
+                steps.append(Step(
+                    column, self.row_shift, values, left, up, write, clear, groups, ahead, hall
+                ))
         self.steps = steps
 
     def _ahead(
@@ -135,7 +140,8 @@ class Plan:
     ) -> tuple[tuple[tuple[int, ...], dict[int, int]], ...]:
         n = self.n
         out = []
-        below, right = (self.column_shift[c],), (self.column_shift[min(c + 1, n - 1)], self.row_shift)
+        below = (self.column_shift[c],)
+        right = (self.column_shift[min(c + 1, n - 1)], self.row_shift)
         for other, shifts in (((r + 1, c), below), ((r, c + 1), right)):
             sign = relation.get(((r, c), other))
             if sign is None:

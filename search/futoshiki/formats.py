@@ -500,7 +500,9 @@ def sniff_format(text: str) -> str | None:
 
     The checks are loose on purpose, so that a damaged file of a recognised format reaches
     its reader and gets a precise message; a seed file (a bare size line, then rows with
-    ``|``, ``<``, ``>`` tokens) matches none of them.
+    ``|``, ``<``, ``>`` tokens) matches none of them.  The text dump has no keyword, so it
+    must also have the 2n - 1 lines its first row announces (other puzzles' grids of
+    digits and dashes look like it otherwise).
     """
     lines = _content_lines(text)
     if not lines:
@@ -512,8 +514,9 @@ def sniff_format(text: str) -> str | None:
         return "dat"
     if re.fullmatch(r"\d+", first) and len(lines) > 1 and "," in lines[1][1]:
         return "csv"
-    raw = text.rstrip("\n ").split("\n")
-    if (len(raw) >= 3 and len(raw) % 2 and _TEXT_ROW.fullmatch(raw[0].rstrip())
-            and (not raw[1].strip() or _TEXT_BETWEEN.fullmatch(raw[1].rstrip()))):
+    raw = [line.rstrip() for line in text.rstrip("\n ").split("\n")]
+    n = (len(raw[0]) + 1) // 2
+    if (len(raw) == 2 * n - 1 >= 3 and _TEXT_ROW.fullmatch(raw[0])
+            and (not raw[1] or _TEXT_BETWEEN.fullmatch(raw[1]) and len(raw[1]) <= len(raw[0]))):
         return "tatham-text"
     return None

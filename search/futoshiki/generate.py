@@ -1,15 +1,19 @@
 """Futoshiki generator: a random Latin square, clues added until it is the only
 solution, then every clue dropped that the uniqueness does not need.
 
-The clues added are chosen to rule out a second solution the backend has just
-found (a given value or an inequality on which the two solutions disagree), so
-each one makes progress.  The final pass visits the clues in random order and
-keeps a clue only if removing it lets a second solution in; since later
-removals only shrink the puzzle, every clue left is then necessary: the puzzle
-is minimal.
+Every clue the square allows (its values as givens, the inequality between every
+two neighbours) is put in a random order, and the shortest prefix of that order
+that leaves the square as the only solution is found by bisection: adding clues
+only removes solutions, so uniqueness is monotone along the order.  The final
+pass visits the chosen clues from the last offered to the first and keeps a clue
+only if removing it lets a second solution in; later removals only shrink the
+puzzle, so every clue left is necessary: the puzzle is minimal.  (With
+``--method relations`` the givens come last in the order, so they are the first
+to go: as few givens as the inequalities allow.)
 
-Puzzle k (1-based) of ``--seed S`` is the puzzle of seed ``S + k - 1``, drawn
-from ``random.Random(S + k - 1)``, so every puzzle can be regenerated alone.
+Only the backend's verdicts (UNIQUE or not) steer the generator, never which
+solutions it finds, so puzzle k (1-based) of ``--seed S``, drawn from
+``random.Random(S + k - 1)``, is the same whichever backend checks uniqueness.
 
 Difficulty is measured, not guessed: the number of search nodes the
 ``propagate`` backend needs to prove the puzzle unique.  One node means that
@@ -87,26 +91,26 @@ def puzzle_of(n: int, square: tuple[tuple[int, ...], ...], clues: set[Clue]) -> 
     return Futoshiki(n, tuple(map(tuple, givens)), tuple(sorted(less)))
 
 
-def distinguishing_clues(square: tuple[tuple[int, ...], ...], other: Solution,
-                         method: str) -> list[Clue]:
-    """The clues that hold in ``square`` and fail in ``other``, of the kinds ``method``
-    allows (``relations`` falls back to givens when no inequality separates the two)."""
+def clue_order(square: tuple[tuple[int, ...], ...], method: str,
+               rng: random.Random) -> list[Clue]:
+    """Every clue the square allows, in the random order they are offered: ``mixed``
+    shuffles givens and inequalities together, ``relations`` puts the givens after the
+    inequalities (used only when inequalities alone cannot decide), ``givens`` has no
+    inequalities (a Latin-square completion puzzle)."""
     n = len(square)
-    givens: list[Clue] = [("given", (r, c)) for r in range(n) for c in range(n)
-                          if square[r][c] != other.grid[r][c]]
-    relations: list[Clue] = []
-    for r in range(n):
-        for c in range(n):
-            for b in ((r, c + 1), (r + 1, c)):
-                if b[0] < n and b[1] < n:
-                    pair = _ordered(square, (r, c), b)
-                    if other.value(pair[0]) > other.value(pair[1]):
-                        relations.append(("less", pair))
-    if method == "givens":
-        return givens
+    givens: list[Clue] = [("given", cell) for cell in _cells(n)]
+    relations: list[Clue] = [("less", _ordered(square, a, b)) for a in _cells(n)
+                             for b in ((a[0], a[1] + 1), (a[0] + 1, a[1]))
+                             if b[0] < n and b[1] < n]
+    if method == "mixed":
+        return rng.sample(givens + relations, len(givens) + len(relations))
     if method == "relations":
-        return relations or givens
-    return givens + relations
+        return rng.sample(relations, len(relations)) + rng.sample(givens, len(givens))
+    return rng.sample(givens, len(givens))
+
+
+def _cells(n: int) -> list[Cell]:
+    return [(r, c) for r in range(n) for c in range(n)]
 
 
 def _ordered(square: tuple[tuple[int, ...], ...], a: Cell, b: Cell) -> tuple[Cell, Cell]:
@@ -123,19 +127,26 @@ def generate_puzzle(n: int, rng: random.Random, *, backend: str | None = None,
         raise GridcpError(f"unknown method {method!r} (known: {', '.join(METHODS)})")
     engine = uniqueness_backend(backend)
     square = random_latin_square(n, rng)
-    clues: set[Clue] = set()
-    while True:  # add clues until the square is the only solution
+
+    def unique(clues: set[Clue]) -> bool:
         result = engine.unique(puzzle_of(n, square, clues))
-        if result.status is Status.UNIQUE:
-            break
-        if result.status is not Status.MULTIPLE:
+        if result.status not in (Status.UNIQUE, Status.MULTIPLE):
             raise GridcpError(f"backend {engine.name!r} answered {result.status} while "
                               "generating (expected UNIQUE or MULTIPLE)")
-        other = next(s for s in result.solutions if s.grid != square)
-        clues.add(rng.choice(distinguishing_clues(square, other, method)))
-    for clue in rng.sample(sorted(clues), len(clues)):  # then drop every clue not needed
+        return result.status is Status.UNIQUE
+
+    order = clue_order(square, method, rng)
+    low, high = 0, len(order)  # the whole order (every given included) is unique
+    while low < high:  # the shortest unique prefix
+        middle = (low + high) // 2
+        if unique(set(order[:middle])):
+            high = middle
+        else:
+            low = middle + 1
+    clues = set(order[:high])
+    for clue in reversed(order[:high]):  # then drop every clue not needed, last offered first
         clues.discard(clue)
-        if engine.unique(puzzle_of(n, square, clues)).status is not Status.UNIQUE:
+        if not unique(clues):
             clues.add(clue)
     return puzzle_of(n, square, clues), Solution(square)
 

@@ -26,7 +26,8 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from search.core import (
     Backend,
@@ -39,21 +40,13 @@ from search.core import (
 )
 from search.futoshiki.model import Futoshiki, Solution
 
-PROBE_MATCHING = False
 CHECK_EVERY = 256  # nodes between two looks at the clock
+REST_CELLS = 25
 PROGRESS_AFTER = 5.0  # seconds of counting before the first progress line on stderr
 
 
 class Contradiction(Exception):
     """Raised inside propagation when a domain empties or a rule fails."""
-
-
-def values_of(mask: int) -> Iterator[int]:
-    """The values (1-based) in a domain bitset, ascending."""
-    while mask:
-        low = mask & -mask
-        yield low.bit_length()
-        mask ^= low
 
 
 # ---------------------------------------------------------------- static analysis
@@ -142,15 +135,13 @@ class Engine:
             a, b = ar * n + ac, br * n + bc
             self.larger[a].append(b)
             self.smaller[b].append(a)
-        self.degree = [len(self.smaller[i]) + len(self.larger[i]) for i in cells]
         self.mates = [-1] * (n * n)  # value index each cell had in its last matching
         self.dom = [self.full] * (n * n)
         self.trail: list[tuple[int, int]] = []
         self.queue: list[int] = []
         self.dirty = [True] * (2 * n)
         self.nodes = 0
-        self.probes = 0
-        self.weight = [1] * (n * n)  # failures seen at each cell (dom/wdeg)
+        self.weight = [2] * (n * n)  # 2 + the contradictions met at each cell (dom/wdeg)
         self.ok = self._start(puzzle)
 
     def _start(self, puzzle: Futoshiki) -> bool:
@@ -272,7 +263,7 @@ class Engine:
         """
         dom, n, dirty = self.dom, self.n, self.dirty
         for u, unit in enumerate(self.units):
-            if self.queue:  # back to forward checking first: it keeps the count exact
+            if self.queue:  # forward checking first: the matching assumes it is done
                 return True
             if not dirty[u]:
                 continue
@@ -281,9 +272,6 @@ class Engine:
             if len(cells) < 3:  # one or two open cells: singles decide them
                 continue
             doms = [dom[i] for i in cells]
-            sizes = sorted(d.bit_count() for d in doms)
-            if all(sizes[k] > k + 1 for k in range(len(sizes) - 1)):
-                continue  # any k cells see more than k values: no Hall set to find
             mate = [self.mates[i] for i in cells]
             if not _perfect_matching(doms, mate, n):
                 return False
@@ -328,32 +316,64 @@ class Engine:
                     best, best_key = i, key
         return best
 
+    def open_rest(self) -> list[tuple[int, int, int]] | None:
+        """The open cells as (row, column, domain) when few are left and no
+        inequality links two of them (so only rows and columns tie them); else None."""
+        dom, n = self.dom, self.n
+        rest = []
+        for i, d in enumerate(dom):
+            if d & (d - 1):
+                if len(rest) == REST_CELLS:
+                    return None
+                for j in self.smaller[i]:
+                    if dom[j] & (dom[j] - 1):
+                        return None
+                for j in self.larger[i]:
+                    if dom[j] & (dom[j] - 1):
+                        return None
+                rest.append((i // n, i % n, d))
+        return rest
+
     def assign(self, i: int, value_bit: int) -> bool:
         return self.narrow(i, value_bit) and self.propagate()
 
-    def probe(self) -> bool:
-        """Failed-literal probing on two-valued cells: a value whose assignment
-        propagates to a contradiction is removed.  Repeats until nothing fails."""
-        dom = self.dom
-        changed = True
-        while changed:
-            changed = False
-            for i in range(len(dom)):
-                d = dom[i]
-                if d & (d - 1) == 0 or (d & (d - 1)) & ((d & (d - 1)) - 1):
-                    continue  # assigned, or three values or more
-                mark = len(self.trail)
-                low = d & -d
-                for bit in (low, d ^ low):
-                    self.probes += 1
-                    ok = self.narrow(i, bit) and self.propagate(PROBE_MATCHING)
-                    self.undo(mark)
-                    if not ok:
-                        if not (self.narrow(i, d ^ bit) and self.propagate()):
-                            return False
-                        changed = True
-                        break
-        return True
+    def branches(self, i: int) -> Iterator[None]:
+        """Binary branching on cell ``i``: yields in the state ``i = v`` for each
+        value ``v`` in turn, after ``i != v`` of the earlier ones has been
+        propagated; restores the state when done."""
+        top = len(self.trail)
+        while True:
+            d = self.dom[i]
+            low = d & -d
+            mark = len(self.trail)
+            if self.assign(i, low):
+                yield
+            self.undo(mark)
+            if d == low or not self.assign(i, d ^ low):
+                break
+        self.undo(top)
+
+
+def _count_rest(rest: list[tuple[int, int, int]], n: int) -> int:
+    """Completions of the last few open cells, tied only by their rows and columns.
+
+    Counts without listing them: the cells are filled in order, and partial
+    fillings that used the same values in every row and column are merged
+    (their completions are the same), adding their counts.
+    """
+    states = {0: 1}  # packed (row, value) and (column, value) bits used -> count
+    for r, c, d in rest:
+        row, column = 2 * r * n, (2 * c + 1) * n
+        after: dict[int, int] = {}
+        for used, ways in states.items():
+            free = d & ~(used >> row) & ~(used >> column)
+            while free:
+                low = free & -free
+                free ^= low
+                key = used | (low << row) | (low << column)
+                after[key] = after.get(key, 0) + ways
+        states = after
+    return sum(states.values())
 
 
 def _perfect_matching(doms: list[int], mate: list[int], n: int) -> bool:
@@ -391,56 +411,50 @@ def _supported(doms: list[int], mate: list[int], n: int) -> list[int] | None:
     """Per position, the values that some matching of all positions gives it.
 
     The positions use exactly as many values as there are positions (the rest
-    went to assigned cells), so every matching is perfect.  Position ``k`` can
-    take value ``v`` (held by position ``h``) iff ``k`` and ``h`` lie in one
-    strongly connected component of the graph ``k -> h`` whenever ``doms[k]``
-    contains ``mate[h]``.  None when the graph is one component (nothing to remove).
+    went to assigned cells), so every matching is perfect.  Name each position
+    by its matched value: position ``k`` points to the positions matched to
+    the other values of ``doms[k]``.  Position ``k`` can take value ``v`` iff
+    ``k`` and the holder of ``v`` lie in one strongly connected component;
+    in value names, a component is directly the set of values its members may
+    take.  None when the graph is one component (nothing to remove).
     """
-    m = len(mate)
-    owner = [0] * n
-    for k in range(m):
-        owner[mate[k]] = k
-    forward, backward = [0] * m, [0] * m
-    for k in range(m):
-        d, bits, kbit = doms[k], 0, 1 << k
-        while d:
-            low = d & -d
-            d ^= low
-            h = owner[low.bit_length() - 1]
-            bits |= 1 << h
-            backward[h] |= kbit
-        forward[k] = bits
-    left = (1 << m) - 1
-    allowed = [0] * m
+    succ = [0] * n
+    every = 0
+    for k, v in enumerate(mate):
+        succ[v] = doms[k]
+        every |= 1 << v
+    within = [0] * n  # value -> the component holding it
+    left = every
     while left:
         start = left & -left
-        component = _reach(start, forward, left) & _reach(start, backward, left)
-        if component == left == (1 << m) - 1:
+        seen = frontier = start  # forward reach inside ``left``
+        while frontier:
+            low = frontier & -frontier
+            frontier ^= low
+            new = succ[low.bit_length() - 1] & left & ~seen
+            seen |= new
+            frontier |= new
+        back = start  # backward reach inside ``left``
+        grown = True
+        while grown:
+            grown = False
+            rest = seen & ~back  # only forward-reached nodes can be in the component
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                if succ[low.bit_length() - 1] & back:
+                    back |= low
+                    grown = True
+        component = seen & back
+        if component == every:
             return None
         left &= ~component
-        values, members = 0, component
-        while members:
-            low = members & -members
-            members ^= low
-            values |= 1 << mate[low.bit_length() - 1]
         members = component
         while members:
             low = members & -members
             members ^= low
-            allowed[low.bit_length() - 1] = values
-    return allowed
-
-
-def _reach(start: int, edges: list[int], within: int) -> int:
-    """Bitset of positions reachable from ``start`` (a bit) inside ``within``."""
-    seen = frontier = start
-    while frontier:
-        low = frontier & -frontier
-        frontier ^= low
-        new = edges[low.bit_length() - 1] & within & ~seen
-        seen |= new
-        frontier |= new
-    return seen
+            within[low.bit_length() - 1] = component
+    return [within[v] for v in mate]
 
 
 # ---------------------------------------------------------------- the search
@@ -470,17 +484,8 @@ class Search:
         if i < 0:
             yield engine.solution()
             return
-        top = len(engine.trail)
-        while True:  # binary branching: i = v, then i != v with the refutation propagated
-            d = engine.dom[i]
-            low = d & -d
-            mark = len(engine.trail)
-            if engine.assign(i, low):
-                yield from self._solutions()
-            engine.undo(mark)
-            if d == low or not engine.assign(i, d ^ low):
-                break
-        engine.undo(top)
+        for _ in engine.branches(i):
+            yield from self._solutions()
 
     def count(self, limit: int | None, progress: bool) -> int:
         """Solutions below the current node, streaming; LimitReached past the cap."""
@@ -500,23 +505,16 @@ class Search:
             self.deadline.check()
             if self.progress and time.perf_counter() >= self.next_report:
                 self._report()
-        i = engine.choose()
-        if i < 0:
-            self.found += 1
+        rest = engine.open_rest()
+        if rest is not None:
+            self.found += _count_rest(rest, engine.n)
             if self.limit is not None and self.found >= self.limit:
+                self.found = self.limit
                 raise LimitReached
             return
-        top = len(engine.trail)
-        while True:  # as in _solutions
-            d = engine.dom[i]
-            low = d & -d
-            mark = len(engine.trail)
-            if engine.assign(i, low):
-                self._count()
-            engine.undo(mark)
-            if d == low or not engine.assign(i, d ^ low):
-                break
-        engine.undo(top)
+        i = engine.choose()
+        for _ in engine.branches(i):
+            self._count()
 
     def _report(self) -> None:
         now = time.perf_counter()
@@ -547,38 +545,41 @@ class PropagateBackend(Backend[Futoshiki, Solution]):
         self, puzzle: Futoshiki, *, time_limit: float | None = None
     ) -> Iterator[Solution]:
         search = Search(puzzle, time_limit)
-        self.effort = {"nodes": 0}
         try:
             yield from search.solutions()
         finally:
             self.effort = {"nodes": search.nodes}
 
     def solve(self, puzzle: Futoshiki, *, time_limit: float | None = None) -> SolveResult:
-        start = time.perf_counter()
+        start, search = time.perf_counter(), Search(puzzle, time_limit)
+        status, solution, message = Status.UNSAT, None, ""
         try:
-            solution = next(iter(self.solutions(puzzle, time_limit=time_limit)), None)
+            solution = next(search.solutions(), None)
+            if solution is not None:
+                status = Status.SOLVED
         except LimitReached:
-            return SolveResult(Status.LIMIT, None, _since(start), dict(self.effort))
+            status = Status.LIMIT
         except KeyboardInterrupt:
-            return SolveResult(
-                Status.LIMIT, None, _since(start), dict(self.effort), "interrupted"
-            )
-        status = Status.UNSAT if solution is None else Status.SOLVED
-        return SolveResult(status, solution, _since(start), dict(self.effort))
+            status, message = Status.LIMIT, "interrupted"
+        self.effort = {"nodes": search.nodes}
+        return SolveResult(status, solution, _since(start), dict(self.effort), message)
 
     def unique(self, puzzle: Futoshiki, *, time_limit: float | None = None) -> UniqueResult:
-        start, found = time.perf_counter(), []
-        message = ""
+        start, search = time.perf_counter(), Search(puzzle, time_limit)
+        found: list[Solution] = []
+        status, message = Status.UNSAT, ""
         try:
-            for solution in self.solutions(puzzle, time_limit=time_limit):
+            for solution in search.solutions():
                 found.append(solution)
                 if len(found) == 2:
                     break
-        except (LimitReached, KeyboardInterrupt) as stop:
-            message = "interrupted" if isinstance(stop, KeyboardInterrupt) else ""
-            return UniqueResult(Status.LIMIT, tuple(found), _since(start), self.effort, message)
-        status = (Status.UNSAT, Status.UNIQUE, Status.MULTIPLE)[len(found)]
-        return UniqueResult(status, tuple(found), _since(start), dict(self.effort))
+            status = (Status.UNSAT, Status.UNIQUE, Status.MULTIPLE)[len(found)]
+        except LimitReached:
+            status = Status.LIMIT
+        except KeyboardInterrupt:
+            status, message = Status.LIMIT, "interrupted"
+        self.effort = {"nodes": search.nodes}
+        return UniqueResult(status, tuple(found), _since(start), dict(self.effort), message)
 
     def count(
         self, puzzle: Futoshiki, *, limit: int | None = None, time_limit: float | None = None

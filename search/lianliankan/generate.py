@@ -6,13 +6,13 @@
 * ``--full``: every cell a tile, the pictures 1, 1, 1, 1, 2, 2, 2, 2, ...
   four at a time (wrapping after ``--pictures``, default cells / 4), shuffled,
   as the desktop games deal them (18 x 8 with 36 pictures);
-* ``--solvable``: boards that are sure to clear.  ``--method backward``
-  (default) plays removals backwards: on the empty board, two empty cells that
-  a line of at most two turns joins get the next pair, until the board is
-  filled; undoing the placements in reverse order clears it, since each pair's
-  line crosses only cells still empty when the pair was placed.  ``--method
-  reject`` (and any board with ``--gravity``) draws boards until the exact
-  search clears one.
+* ``--solvable``: boards that are sure to clear.  ``--method play``
+  (default) plays a game on blank tiles first: remove a random blank tile and
+  a random blank tile a line joins to it, paint the pair with the next
+  picture, repeat until the board is empty (a stuck game starts again); the
+  painted board clears in the order played, which is the board built by
+  placing pairs backwards.  ``--method reject`` (and any board with
+  ``--gravity``) draws boards until the exact search clears one.
 
 Board k (1-based) of ``--seed S`` is drawn from ``random.Random(S + k - 1)``.
 """
@@ -68,44 +68,51 @@ def full_fill(width: int, height: int, pictures: int, rng: random.Random) -> Gri
     return tuple(tuple(tiles[r * width:(r + 1) * width]) for r in range(height))
 
 
-def backward_fill(width: int, height: int, tiles: list[int], border: bool, turns: int,
-                  rng: random.Random) -> Grid | None:
-    """Place pairs on the empty board, each joined to its twin by a line through
-    cells still empty, so the reverse order of placement clears the board.
-    ``tiles`` lists the pictures (each pair twice in a row after shuffling pairs).
-    None when play gets stuck (two empty cells left that no line joins)."""
+def played_fill(width: int, height: int, tiles: list[int], border: bool, turns: int,
+                rng: random.Random) -> Grid | None:
+    """Play a game on blank tiles and paint each removed pair with the next picture.
+
+    The blank tiles are the board's tile cells (all cells when ``tiles`` fills
+    the board, else random ones); each step removes a random blank tile and a
+    random blank tile that a line joins to it.  The painted board then clears
+    in the order played.  None when the blank game gets stuck.
+    """
     pairs = [tiles[i] for i in range(0, len(tiles), 2)]
     rng.shuffle(pairs)
+    cells = [(r, c) for r in range(height) for c in range(width)]
+    occupied = rng.sample(cells, len(tiles)) if len(tiles) < len(cells) else cells
     grid = [[0] * width for _ in range(height)]
-    free = [(r, c) for r in range(height) for c in range(width)]
+    for r, c in occupied:
+        grid[r][c] = -1  # a blank tile
+    left = list(occupied)
     for picture in pairs:
-        rng.shuffle(free)
-        for a in free:
-            near = reachable(grid, a, border, turns)
+        rng.shuffle(left)
+        for a in left:
+            near = joined(grid, a, border, turns)
             if near:
                 b = rng.choice(near)
                 grid[a[0]][a[1]] = grid[b[0]][b[1]] = picture
-                free.remove(a)
-                free.remove(b)
+                left.remove(a)
+                left.remove(b)
                 break
         else:
             return None
     return tuple(tuple(row) for row in grid)
 
 
-def reachable(grid: list[list[int]], a: Cell, border: bool, turns: int) -> list[Cell]:
-    """Empty board cells that a line of at most ``turns`` turns joins to ``a``
-    through empty cells (the ring outside the board with ``border``)."""
+def joined(grid: list[list[int]], a: Cell, border: bool, turns: int) -> list[Cell]:
+    """Blank tiles (-1) that a line of at most ``turns`` turns through cells that
+    are not blank tiles joins to ``a`` (the ring outside the board with ``border``).
+    Painted cells count as empty: they are removed before in the game."""
     height, width = len(grid), len(grid[0])
     lo_r, hi_r, lo_c, hi_c = (-1, height, -1, width) if border else (0, height - 1, 0, width - 1)
 
-    def empty(r: int, c: int) -> bool:
-        return lo_r <= r <= hi_r and lo_c <= c <= hi_c and (
-            not (0 <= r < height and 0 <= c < width) or grid[r][c] == 0)
+    def inside(r: int, c: int) -> bool:
+        return 0 <= r < height and 0 <= c < width
 
     found: set[Cell] = set()
-    frontier = {(a, None)}  # (cell, axis of the segment that reached it)
-    seen: set[tuple[Cell, int | None]] = set()
+    frontier = {(a, -1)}  # (cell, axis of the segment that reached it)
+    seen: set[tuple[Cell, int]] = set()
     for _ in range(turns + 1):
         nxt = set()
         for (r, c), axis in frontier:
@@ -114,13 +121,13 @@ def reachable(grid: list[list[int]], a: Cell, border: bool, turns: int) -> list[
                 if new_axis == axis:
                     continue
                 rr, cc = r + dr, c + dc
-                while empty(rr, cc):
-                    if (rr, cc) != a:
-                        if 0 <= rr < height and 0 <= cc < width:
-                            found.add((rr, cc))
-                        if ((rr, cc), new_axis) not in seen:
-                            seen.add(((rr, cc), new_axis))
-                            nxt.add(((rr, cc), new_axis))
+                while lo_r <= rr <= hi_r and lo_c <= cc <= hi_c:
+                    if inside(rr, cc) and grid[rr][cc] == -1:
+                        found.add((rr, cc))
+                        break
+                    if ((rr, cc), new_axis) not in seen:
+                        seen.add(((rr, cc), new_axis))
+                        nxt.add(((rr, cc), new_axis))
                     rr, cc = rr + dr, cc + dc
         frontier = nxt
     found.discard(a)
@@ -135,9 +142,9 @@ def make_board(args: Any, rng: random.Random) -> tuple[Board, int]:
     width, height = args.width, args.height
     rules = {"border": args.border, "gravity": args.gravity, "turns": args.turns}
     for tries in range(1, MAX_TRIES + 1):
-        if args.solvable and args.method == "backward" and not args.gravity:
+        if args.solvable and args.method == "play" and not args.gravity:
             tiles = _tiles(args, width, height, rng)
-            grid = backward_fill(width, height, tiles, args.border, args.turns, rng)
+            grid = played_fill(width, height, tiles, args.border, args.turns, rng)
             if grid is not None:
                 return Board(grid, **rules), tries
             continue
@@ -176,7 +183,7 @@ def add_generate_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--full", action="store_true",
                         help="every cell a tile, each picture 4 times (default size 18x8)")
     parser.add_argument("--solvable", action="store_true",
-                        help="only boards that clear (--method backward or reject)")
+                        help="only boards that clear (--method play or reject)")
     parser.add_argument("--border", action="store_true",
                         help="lines may use the empty ring outside the board")
     parser.add_argument("--gravity", action="store_true", help="tiles fall into gaps")
@@ -230,9 +237,9 @@ def _settled(args: Any) -> Any:
     args.turns = getattr(args, "turns", 2)
     args.pictures = getattr(args, "pictures", None) or (max(1, cells // 4) if full else 20)
     args.pairs = getattr(args, "pairs", None) or (100 if not args.size else cells // 4)
-    method = args.method or ("backward" if solvable else "random")
-    if method not in ("random", "backward", "reject"):
-        raise GridcpError(f"lianliankan generate methods: random, backward, reject; not {method!r}")
+    method = args.method or ("play" if solvable else "random")
+    if method not in ("random", "play", "reject"):
+        raise GridcpError(f"lianliankan generate methods: random, play, reject; not {method!r}")
     args.method = method
     args.kind = ("full" if full else "seed") + ("-solvable" if solvable else "")
     return args

@@ -96,7 +96,12 @@ class Field:
         return None
 
     def connected(self, a: int, b: int) -> bool:
-        """Whether ``path(a, b)`` would find a line, decided faster for 2 turns.
+        """Whether ``path(a, b)`` would find a line."""
+        return self.line(a, b) is not None
+
+    def line(self, a: int, b: int) -> tuple[int, ...] | None:
+        """The corners of some line from a to b (not always the seed's), or None;
+        found whenever ``path`` finds one, and faster for 2 turns.
 
         Every line of at most two turns goes A - C - D - B with C on A's row or
         column, D on B's, and C - D straight; so it suffices to scan the rows
@@ -104,32 +109,78 @@ class Field:
         horizontal runs reach) for a clear segment.
         """
         if self.turns != 2:
-            return self.path(a, b) is not None
+            return self.path(a, b)
         cells, s = self.cells, self.stride
         ra, ca = divmod(a, s)
         rb, cb = divmod(b, s)
         # vertical runs: C = (r, ca), D = (r, cb), segment along row r
-        lo = max(self._reach(a, -s), self._reach(b, -s)) // s
-        hi = min(self._reach(a, s), self._reach(b, s)) // s
         if ca != cb:
+            lo = max(self._reach(a, -s), self._reach(b, -s)) // s
+            hi = min(self._reach(a, s), self._reach(b, s)) // s
             left, right = (ca, cb) if ca < cb else (cb, ca)
             for r in range(lo, hi + 1):
                 base = r * s
                 if not any(cells[base + left + 1: base + right]):
-                    return True
+                    return tuple(x for x in (base + ca, base + cb) if x != a and x != b)
         elif not any(cells[min(a, b) + s: max(a, b): s]):
-            return True
+            return ()
         # horizontal runs: C = (ra, c), D = (rb, c), segment along column c
-        lo = max(self._reach(a, -1) % s, self._reach(b, -1) % s)
-        hi = min(self._reach(a, 1) % s, self._reach(b, 1) % s)
         if ra != rb:
+            lo = max(self._reach(a, -1) % s, self._reach(b, -1) % s)
+            hi = min(self._reach(a, 1) % s, self._reach(b, 1) % s)
             top, bottom = (ra, rb) if ra < rb else (rb, ra)
             for c in range(lo, hi + 1):
                 if not any(cells[(top + 1) * s + c: bottom * s + c: s]):
-                    return True
+                    return tuple(x for x in (ra * s + c, rb * s + c) if x != a and x != b)
         elif not any(cells[min(a, b) + 1: max(a, b)]):
-            return True
-        return False
+            return ()
+        return None
+
+    def blockers(self, a: int, b: int) -> list[int] | None:
+        """After ``line(a, b)`` failed: the tiles whose removal could open a line
+        (the first tile past each of the eight runs, and the tiles on every
+        segment ``line`` tried), or None when any removal could (not 2 turns)."""
+        if self.turns != 2:
+            return None
+        cells, s = self.cells, self.stride
+        ra, ca = divmod(a, s)
+        rb, cb = divmod(b, s)
+        found = []
+        reach = {}
+        for p in (a, b):
+            for step in (s, -s, 1, -1):
+                last = self._reach(p, step)
+                reach[p, step] = last
+                found.append(last + step)
+        if ca != cb:
+            lo = max(reach[a, -s], reach[b, -s]) // s
+            hi = min(reach[a, s], reach[b, s]) // s
+            left, right = (ca, cb) if ca < cb else (cb, ca)
+            for r in range(lo, hi + 1):
+                base = r * s
+                found.extend(i for i in range(base + left + 1, base + right) if cells[i])
+        else:
+            found.extend(i for i in range(min(a, b) + s, max(a, b), s) if cells[i])
+        if ra != rb:
+            lo = max(reach[a, -1] % s, reach[b, -1] % s)
+            hi = min(reach[a, 1] % s, reach[b, 1] % s)
+            top, bottom = (ra, rb) if ra < rb else (rb, ra)
+            for c in range(lo, hi + 1):
+                found.extend(i for i in range((top + 1) * s + c, bottom * s + c, s) if cells[i])
+        else:
+            found.extend(i for i in range(min(a, b) + 1, max(a, b)) if cells[i])
+        return [i for i in found if cells[i] > 0]
+
+    def line_cells(self, a: int, corners: tuple[int, ...], b: int) -> tuple[int, ...]:
+        """The cells a line crosses: its corners and the cells between its points."""
+        s = self.stride
+        points = (a, *corners, b)
+        out: list[int] = list(corners)
+        for p, q in zip(points, points[1:], strict=False):
+            lo, hi = (p, q) if p < q else (q, p)
+            step = 1 if lo // s == hi // s else s
+            out.extend(range(lo + step, hi, step))
+        return tuple(out)
 
     def _reach(self, p: int, step: int) -> int:
         """The last empty cell of the run from p in direction step (p if none)."""

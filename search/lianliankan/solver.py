@@ -24,7 +24,7 @@ search tries every pair that connects, remembering failed boards.
 from __future__ import annotations
 
 import time
-from collections import defaultdict
+from collections import defaultdict, deque
 from typing import Any, ClassVar
 
 from search.core import (
@@ -106,12 +106,20 @@ class SearchBackend(Backend[Board, Solution]):
 
 
 class PairingSearch:
-    """Depth-first search over pairings with safe removals, relaxation and a table."""
+    """Depth-first search over pairings with safe removals, relaxation and a table.
+
+    Once the first dive has failed somewhere, each node also looks one step
+    ahead: for every group of four or more it relaxes each way of pairing one
+    of its tiles; a group with no way left fails the node, a group with one
+    way takes it without branching, and the search branches on the group with
+    the fewest ways.
+    """
 
     def __init__(self, board: Board, deadline: Deadline):
         self.field = Field(board)
         self.deadline = deadline
         self.nodes = 0
+        self.lookahead = False
         self.failed: set[frozenset[Group]] = set()
         by_picture: dict[int, list[int]] = defaultdict(list)
         for i in self.field.tiles():
@@ -127,17 +135,22 @@ class PairingSearch:
         field = self.field
         snapshot = field.cells[:]
         played: list[tuple[int, int, tuple[int, ...]]] = []
-        groups = self._close(groups, played)
-        if not groups:
-            return [field.move(*m) for m in played]
-        key = frozenset(groups)
-        witness = None if key in self.failed else self._reachable(groups, hint)
-        if witness is not None:
-            for rest in self._branches(groups):
-                found = self._search(rest, witness)
-                if found is not None:
-                    return [field.move(*m) for m in played] + found
+        while True:
+            groups = self._close(groups, played)
+            if not groups:
+                return [field.move(*m) for m in played]
+            key = frozenset(groups)
+            witness = None if key in self.failed else self._reachable(groups, hint)
+            options = [] if witness is None else self._options(groups, witness)
+            if len(options) != 1:
+                break
+            groups, hint = options[0]  # forced: no branching
+        for child, child_hint in options:
+            found = self._search(child, child_hint)
+            if found is not None:
+                return [field.move(*m) for m in played] + found
         self.failed.add(key)
+        self.lookahead = True
         field.cells[:] = snapshot
         return None
 
@@ -172,7 +185,7 @@ class PairingSearch:
         for b in group[1:]:
             if not field.connected(a, b):
                 continue
-            corners = field.path(a, b)
+            corners = field.path(a, b)  # the seed's line for the move played
             rest = tuple(t for t in group if t != a and t != b)
             if not rest:
                 return [(a, b, corners)]
@@ -186,80 +199,96 @@ class PairingSearch:
 
     # ------------------------------------------------------------ the cut
 
-    def _reachable(self, groups: list[Group], hint: list[tuple[int, int]]) -> list | None:
+    def _reachable(self, groups: list[Group], hint: list) -> list | None:
         """Relaxed reachability: can every tile join the set of removable tiles?
 
-        Returns the pairs that joined, in order (the witness), or None when a
-        tile cannot join.  ``hint`` is the parent's witness: replayed first, its
-        pairs need no line check while every earlier pair of it still holds
-        (the board has only more empty cells than when the pair joined).
+        Returns the joins in order, (tile, tile, cells of their line), as the
+        witness, or None when a tile cannot join.  ``hint`` is an earlier
+        witness, replayed first: a join holds again while its two tiles are in
+        one group and its line's cells are empty.
         """
         field = self.field
         cells = field.cells
         saved = cells[:]
         group_of = {t: g for g in groups for t in g}
         gone: set[int] = set()
-        witness: list[tuple[int, int]] = []
+        witness: list[tuple[int, int, tuple[int, ...]]] = []
 
-        def join(t: int, u: int) -> None:
+        def join(t: int, u: int, line: tuple[int, ...]) -> None:
             gone.update((t, u))
             cells[t] = cells[u] = 0
-            witness.append((t, u))
+            witness.append((t, u, line))
 
         try:
-            exact = True  # every hint pair so far joined again
-            for t, u in hint:
-                if (t not in group_of or t in gone) and (u not in group_of or u in gone):
-                    continue  # both empty already
-                if (t in group_of and u in group_of and group_of[t] is group_of[u]
-                        and (exact or field.connected(t, u))):
-                    join(t, u)
-                else:
-                    exact = False
-            pending = [g for g in groups if any(t not in gone for t in g)]
-            grew = True
-            while grew and pending:
-                grew, still = False, []
-                for group in pending:
-                    for t in group:
-                        if t in gone:
-                            continue
-                        for u in group:
-                            if u != t and field.connected(t, u):
-                                join(t, u)
-                                grew = True
-                                break
-                    if any(t not in gone for t in group):
-                        still.append(group)
-                pending = still
-            return None if pending else witness
+            for t, u, line in hint:
+                g = group_of.get(t)
+                if (g is not None and g is group_of.get(u)
+                        and (t not in gone or u not in gone)
+                        and not any(cells[c] for c in line)):
+                    join(t, u, line)
+            # The rest grows event by event: a pair whose line failed waits
+            # until one of the tiles that block it joins.
+            waiting: dict[int, list[tuple[int, int]]] = defaultdict(list)
+            always: list[tuple[int, int]] = []
+            queue = deque((t, u) for g in groups if any(t not in gone for t in g)
+                          for k, t in enumerate(g) for u in g[k + 1:])
+            while queue:
+                t, u = queue.popleft()
+                if t in gone and u in gone:
+                    continue
+                corners = field.line(t, u)
+                if corners is None:
+                    blockers = field.blockers(t, u)
+                    if blockers is None:
+                        always.append((t, u))
+                    for x in blockers or ():
+                        waiting[x].append((t, u))
+                    continue
+                fresh = [x for x in (t, u) if x not in gone]
+                join(t, u, field.line_cells(t, corners, u))
+                for x in fresh:
+                    queue.extend(waiting.pop(x, ()))
+                queue.extend(always)
+                always.clear()
+            return witness if len(gone) == len(group_of) else None
         finally:
             cells[:] = saved
 
     # ------------------------------------------------------------ branching
 
-    def _branches(self, groups: list[Group]):
-        """Split one group: a tile that connects now, paired with each partner in turn."""
+    def _splits(self, groups: list[Group], group: Group, a: int):
+        """The children that pair tile ``a`` of ``group`` with each partner,
+        partners that connect now first."""
         field = self.field
-        best = None
-        for gi, group in enumerate(groups):
-            if len(group) < 4 or (best is not None and len(group) >= len(groups[best[0]])):
-                continue
-            for a in group:
-                near = [b for b in group if b != a and field.connected(a, b)]
-                if near:
-                    best = (gi, a, near)
-                    break
-        if best is None:
-            return
-        gi, a, near = best
-        group = groups[gi]
-        others = groups[:gi] + groups[gi + 1:]
-        for b in near + [b for b in group if b != a and b not in near]:
+        others = [g for g in groups if g is not group]
+        partners = sorted((b for b in group if b != a), key=lambda b: not field.connected(a, b))
+        for b in partners:
             pair = (a, b) if a < b else (b, a)
-            rest = tuple(t for t in group if t != a and t != b)
-            yield [*others, pair, rest]
+            yield [*others, pair, tuple(t for t in group if t != a and t != b)]
 
+    def _options(self, groups: list[Group], witness: list) -> list[tuple[list[Group], list]]:
+        """The children to try, each with a hint for its relaxation."""
+        field = self.field
+        big = [g for g in groups if len(g) >= 4]
+        if not self.lookahead:
+            for group in sorted(big, key=len):
+                for a in group:
+                    if any(b != a and field.connected(a, b) for b in group):
+                        return [(child, witness) for child in self._splits(groups, group, a)]
+            return []
+        best: list | None = None
+        for group in sorted(big, key=len):
+            a = group[0]
+            alive = []
+            for child in self._splits(groups, group, a):
+                child_witness = self._reachable(child, witness)
+                if child_witness is not None:
+                    alive.append((child, child_witness))
+            if best is None or len(alive) < len(best):
+                best = alive
+                if len(best) <= 1:
+                    break
+        return best or []
 
 # ---------------------------------------------------------------- with gravity
 

@@ -33,14 +33,13 @@ sent right/down, enough to rebuild one solution, two, or all of them.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Iterator
 
 from search.core import Deadline, LimitReached
 from search.numberlink.model import Cell, Numberlink, Solution
 
 RIGHT, DOWN = 1, 2  # the edges a cell sends on, as bits of an action
-EMPTY, EAST, SOUTH = 1, 2, 4  # flag bits of the bump-free mode
 
 
 class TooWide(Exception):
@@ -57,6 +56,7 @@ class Board:
     pairs: int
     lenient: bool
     transposed: bool
+    second_end: tuple[bool, ...] = ()  # per cell: the later end of its pair in this order
 
     @classmethod
     def of(cls, puzzle: Numberlink) -> Board:
@@ -72,8 +72,14 @@ class Board:
                     kinds.append(-1)
                 else:
                     kinds.append(1 + ends[cell] if cell in ends else 0)
+        last = {}
+        for i, kind in enumerate(kinds):
+            if kind > 0:
+                last[kind] = i
+        second = tuple(kind > 0 and last[kind] == i and kinds.index(kind) < i
+                       for i, kind in enumerate(kinds))
         return cls(height, width, tuple(kinds), len(puzzle.pairs), not puzzle.full_cover,
-                   transposed)
+                   transposed, second)
 
     def cell(self, r: int, c: int) -> Cell:
         """The puzzle's cell at (r, c) of this board."""
@@ -101,7 +107,6 @@ def run(
     *,
     cap: int | None = None,
     no_touch: bool = False,
-    bump_free: bool = False,
     record: int = 0,
     max_states: int = 2_000_000,
     deadline: Deadline | None = None,
@@ -114,7 +119,6 @@ def run(
     level would exceed ``max_states`` states.
     """
     H, W, K = board.height, board.width, board.pairs
-    assert not (no_touch and bump_free), "the two pruning rules do not combine"
     if not encoding_fits(K, W):
         raise TooWide(f"{K} pairs on a frontier of {W} columns exceed the state encoding")
     MB = 1 + K
@@ -128,12 +132,7 @@ def run(
     kinds = board.kinds
     lenient = board.lenient
     deadline = deadline or Deadline(None)
-    # Bump-free mode appends one flag byte per column (EMPTY: an open cell on no
-    # path; EAST: a step to the cell on its right) and one byte about the cell
-    # up-left of the next one (its EMPTY bit, its step right, its step down).
-    F0 = W + 1
-    CORNER = 2 * W + 1
-    zero = bytes(2 * W + 2 if bump_free else W + 1)
+    zero = bytes(W + 1)
     states: dict[bytes, int] = {zero: 1}
     levels: list[dict] = []
     if record:
@@ -163,13 +162,9 @@ def run(
             back: dict[bytes, list] = {}
             get = new.get
 
-            # Each emitted successor goes through `put`; inlined below would be
-            # faster but this keeps the rules in one readable place.
-            def put(ns: bytes, n: int, s: bytes, action: int) -> None:
-                if bump_free:
-                    ns = unbumped(ns, s, action)
-                    if ns is None:
-                        return
+            # Each successor goes through `put`, which merges equal states.
+            def put(ns: bytes, n: int, s: bytes, action: int,
+                    new: dict = new, get=get, back: dict = back) -> None:
                 old = get(ns, 0)
                 total = old + n
                 if cap is not None and total > cap:
@@ -181,34 +176,6 @@ def run(
                         back[ns] = [(s, action, n)]
                     elif record < 0 or old < record:
                         entries.append((s, action, n))
-
-            def unbumped(ns: bytes, s: bytes, action: int) -> bytes | None:
-                """Set the flags of ``ns``; None when a 2x2 block shows a bump.
-
-                A bump: a step along two empty open cells, which could carry the
-                path instead.  Checked when the block's last cell is processed.
-                """
-                lv = s[W]
-                up = is_plug[s[c]]
-                empty = kind == 0 and not action and not lv and not up
-                b_flags = s[F0 + c]
-                if r and c:
-                    corner = s[CORNER]
-                    e_a = corner & EMPTY
-                    e_b = b_flags & EMPTY
-                    e_c = s[F0 + c - 1] & EMPTY
-                    if empty:
-                        if (corner & EAST and e_c) or (corner & SOUTH and e_b):
-                            return None
-                    elif e_a and ((lv and e_b) or (up and e_c)):
-                        return None
-                b = bytearray(ns)
-                b[F0 + c] = (EMPTY if empty else 0) | (EAST if action & RIGHT else 0)
-                if c + 1 < W:
-                    b[CORNER] = (b_flags & (EMPTY | EAST)) | (SOUTH if up else 0)
-                else:
-                    b[CORNER] = 0
-                return bytes(b)
 
             for s, n in states.items():
                 lv = s[W]
@@ -374,12 +341,6 @@ def run(
                 levels.append(back)
             if not states:
                 return Run(0, True, max_seen, cells, transitions, levels if record else None)
-    if bump_free:  # the last row's flags differ between finished states: merge them
-        finished = [(s, n) for s, n in states.items() if not any(s[: W + 1])]
-        total = sum(n for _, n in finished)
-        states = {zero: total if cap is None else min(total, cap)} if finished else {}
-        if record:
-            levels.append({zero: [(s, 0, n) for s, n in finished]} if finished else {})
     count = states.get(zero, 0)
     return Run(count, True, max_seen, cells, transitions, levels if record else None)
 

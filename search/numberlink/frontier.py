@@ -1,0 +1,163 @@
+"""The ``frontier`` Numberlink backend: frontier-based counting.
+
+Dynamic programming over the cells in row-major order (the board transposed
+when wider than tall), whose state is the frontier: for each column, whether a
+path crosses below the last processed cell and, if so, which pair it already
+reaches or where the other end of its piece lies (a mate).  Equal states merge,
+so the work grows with the number of distinct frontiers, not of solutions:
+counts reach 10^22 on 14 x 14 boards.  After Yoshinaka, Saitoh, Kawahara,
+Tsuruma, Iwashita and Minato, "Finding All Solutions and Instances of Numberlink
+and Slitherlink by ZDDs", Algorithms 5(2), 2012.
+
+Both rule sets (``puzzle.full_cover``), blocked cells, exact counts (Python
+integers), counts capped at ``limit`` (saturated, so states keep merging), one
+or two solutions rebuilt from back-pointers, and enumeration of all solutions.
+
+Options: ``max_states`` (default 4,000,000 states in one level; more stops the
+call with LIMIT and a message instead of exhausting memory), ``max_stored``
+(back-pointers kept for ``solve``/``unique``), ``beam`` and ``beam_from``
+(default 20,000 and 169: calls with a cap on boards of at least 13 x 13 cells
+first try a pass that keeps 20,000 states per level; 0 turns it off), and
+``no_self_touch``.
+
+``no_self_touch=True`` lets ``solve``, ``count`` and ``unique`` skip solutions
+in which a path touches itself (two grid-neighbours on one path that are not
+consecutive on it); they never skip a self-avoiding one.  The shortcut lemma
+makes this sound for deciding well-designedness: a self-touching path can be
+shortcut into another lenient solution with fewer cells, so (1) a puzzle has a
+lenient solution iff it has a self-avoiding one, and (2) if exactly one
+self-avoiding solution exists and it covers every cell, it is the only lenient
+solution.  ``search.numberlink.check`` uses it that way; exact counts never do.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Any
+
+from search.core import (
+    Backend,
+    CountResult,
+    Deadline,
+    LimitReached,
+    SolveResult,
+    Status,
+    UniqueResult,
+)
+from search.numberlink import frontier_dp, frontier_np
+from search.numberlink.frontier_dp import Board, TooWide
+from search.numberlink.model import Numberlink, Solution
+
+
+class FrontierBackend(Backend[Numberlink, Solution]):
+    name = "frontier"
+    tasks = frozenset({"solve", "solutions", "count", "unique"})
+
+    def __init__(self, **options: Any):
+        super().__init__(**options)
+        self.max_states = int(options.get("max_states", 4_000_000))
+        self.max_stored = int(options.get("max_stored", 40_000_000))
+        self.no_self_touch = bool(options.get("no_self_touch", False))
+        self.beam = int(options.get("beam", 20_000))
+        self.beam_from = int(options.get("beam_from", 169))
+
+    # ------------------------------------------------------------ the programme
+
+    def _run(self, puzzle: Numberlink, *, cap: int | None, record: bool,
+             time_limit: float | None) -> tuple[Board, frontier_np.Result]:
+        """One exact pass; with a cap on a large board, a beam pass first.
+
+        The beam pass keeps at most ``beam`` states per level (those with the
+        fewest open ends): the solutions it finds are real, so reaching the cap
+        settles the call (puzzles with many solutions), and a pass that never
+        had to drop a state is exact.  Otherwise the exact pass follows.
+        """
+        board = Board.of(puzzle)
+        deadline = Deadline(time_limit)
+        beams: list[int | None] = [None]
+        if cap is not None and self.beam and board.height * board.width >= self.beam_from:
+            beams.insert(0, self.beam)
+        self.effort = {"states": 0, "cells": 0, "transitions": 0}
+        for beam in beams:
+            result = frontier_np.run(
+                board, cap=cap, record=record, no_touch=self.no_self_touch,
+                max_states=self.max_states, max_stored=self.max_stored, beam=beam,
+                deadline=deadline)
+            self.effort["states"] = max(self.effort["states"], result.max_states)
+            self.effort["cells"] += result.cells
+            self.effort["transitions"] += result.transitions
+            if not result.partial or (cap is not None and result.count >= cap):
+                break
+        return board, result
+
+    def _solutions(self, puzzle: Numberlink, how_many: int,
+                   time_limit: float | None) -> tuple[int, list[Solution]]:
+        """The count capped at ``how_many`` and that many solutions."""
+        board, result = self._run(puzzle, cap=how_many, record=True, time_limit=time_limit)
+        if not result.count:
+            return 0, []
+        chains = frontier_np.action_chains(result.levels, result.final, how_many)
+        return result.count, [frontier_dp.solution_of(board, puzzle, a) for a in chains]
+
+    # ------------------------------------------------------------ the contract
+
+    def solve(self, puzzle: Numberlink, *, time_limit: float | None = None) -> SolveResult:
+        start = time.perf_counter()
+        try:
+            count, found = self._solutions(puzzle, 1, time_limit)
+        except LimitReached:
+            return SolveResult(Status.LIMIT, None, _since(start), dict(self.effort),
+                               "time limit")
+        except TooWide as error:
+            return SolveResult(Status.LIMIT, None, _since(start), dict(self.effort), str(error))
+        status = Status.SOLVED if found else Status.UNSAT
+        return SolveResult(status, found[0] if found else None, _since(start),
+                           dict(self.effort))
+
+    def count(self, puzzle: Numberlink, *, limit: int | None = None,
+              time_limit: float | None = None) -> CountResult:
+        start = time.perf_counter()
+        if limit is not None and limit <= 0:
+            return CountResult(Status.LIMIT, 0, 0.0)
+        try:
+            _, result = self._run(puzzle, cap=limit, record=False, time_limit=time_limit)
+        except LimitReached:
+            return CountResult(Status.LIMIT, 0, _since(start), dict(self.effort), "time limit")
+        except TooWide as error:
+            return CountResult(Status.LIMIT, 0, _since(start), dict(self.effort), str(error))
+        if limit is not None and result.count >= limit:
+            return CountResult(Status.LIMIT, limit, _since(start), dict(self.effort),
+                               f"stopped at {limit} solutions")
+        return CountResult(Status.COUNTED, result.count, _since(start), dict(self.effort))
+
+    def unique(self, puzzle: Numberlink, *, time_limit: float | None = None) -> UniqueResult:
+        start = time.perf_counter()
+        try:
+            count, found = self._solutions(puzzle, 2, time_limit)
+        except LimitReached:
+            return UniqueResult(Status.LIMIT, (), _since(start), dict(self.effort),
+                                "time limit")
+        except TooWide as error:
+            return UniqueResult(Status.LIMIT, (), _since(start), dict(self.effort), str(error))
+        status = (Status.UNSAT, Status.UNIQUE, Status.MULTIPLE)[count]
+        return UniqueResult(status, tuple(found), _since(start), dict(self.effort))
+
+    def solutions(self, puzzle: Numberlink, *,
+                  time_limit: float | None = None) -> Iterator[Solution]:
+        """Every solution once: the programme keeps all back-pointers, then walks them."""
+        board = Board.of(puzzle)
+        try:
+            result = frontier_dp.run(board, record=-1, no_touch=self.no_self_touch,
+                                     max_states=self.max_states,
+                                     deadline=Deadline(time_limit))
+        except TooWide as error:
+            raise LimitReached(str(error)) from None
+        self.effort = {"states": result.max_states, "cells": result.cells,
+                       "transitions": result.transitions}
+        for actions in frontier_dp.action_sequences(result.levels):
+            yield frontier_dp.solution_of(board, puzzle, actions)
+
+
+def _since(start: float) -> float:
+    return time.perf_counter() - start

@@ -1,0 +1,384 @@
+"""The frontier programme of ``frontier_dp`` with numpy: all states of a level at once.
+
+Same encoding and rules as the plain mode of ``frontier_dp.run`` (one byte per
+column and one for the edge to the right; colours ``1 + k``, mates ``MB + t``),
+but a level is a ``uint8`` array with one row per state, padded to whole
+64-bit words so that merging equal states is a sort of word keys.  Counts are
+Python integers in an object array (exact) or ``int64`` saturated at ``cap``.
+
+With ``record`` the programme keeps, per level and per state, up to two
+(parent row, action) entries: enough to rebuild one solution, and a second one
+whenever the count reaches two.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from search.core import Deadline, LimitReached
+from search.numberlink.frontier_dp import DOWN, RIGHT, Board, TooWide, encoding_fits
+
+
+@dataclass
+class Level:
+    """Back-pointers of one level: for each state, its first and second parent."""
+
+    parent1: np.ndarray
+    action1: np.ndarray
+    parent2: np.ndarray  # -1 where the state has one (parent, action) only
+    action2: np.ndarray
+
+
+@dataclass
+class Result:
+    count: int
+    max_states: int
+    cells: int
+    transitions: int
+    levels: list[Level] | None
+    final: int = -1  # the row of the finished state in the last level, if any
+    partial: bool = False  # states were dropped (beam): the count is a lower bound
+
+
+def run(
+    board: Board,
+    *,
+    cap: int | None = None,
+    record: bool = False,
+    no_touch: bool = False,
+    max_states: int = 4_000_000,
+    max_stored: int = 40_000_000,
+    beam: int | None = None,
+    beam_rule: str = "random",
+    deadline: Deadline | None = None,
+) -> Result:
+    """Count the solutions of ``board`` (saturated at ``cap``); see the module text."""
+    H, W, K = board.height, board.width, board.pairs
+    if not encoding_fits(K, W):
+        raise TooWide(f"{K} pairs on a frontier of {W} columns exceed the state encoding")
+    MB = 1 + K
+    BB = MB + W + 1
+    words = (W + 1 + 7) // 8
+    width = 8 * words
+    kinds = board.kinds
+    lenient = board.lenient
+    deadline = deadline or Deadline(None)
+    ctype = object if cap is None else np.int64
+    states = np.zeros((1, width), dtype=np.uint8)
+    counts = np.array([1], dtype=ctype)
+    levels: list[Level] = []
+    max_seen, transitions, cells, stored = 1, 0, 0, 0
+    partial = False
+    all_rows = np.arange(0)
+
+    for r in range(H):
+        for c in range(W):
+            if deadline.expired():
+                raise LimitReached
+            kind = kinds[r * W + c]
+            can_right = c + 1 < W and kinds[r * W + c + 1] >= 0
+            can_down = r + 1 < H and kinds[(r + 1) * W + c] >= 0
+            n = len(states)
+            if len(all_rows) < n:
+                all_rows = np.arange(max(n, 2 * len(all_rows)))
+            left = states[:, W]
+            up = states[:, c]
+            has_l = left != 0
+            has_u = up != 0
+            chunks: list[tuple[np.ndarray, np.ndarray, int]] = []  # (rows, new states, action)
+
+            def emit(rows: np.ndarray, block: np.ndarray, action: int,
+                     chunks: list = chunks) -> None:
+                if len(rows):
+                    chunks.append((rows, block, action))
+
+            none = np.flatnonzero(~has_l & ~has_u)
+            keep = _untouched(states, kinds, r, c, W, MB, has_l, has_u) if no_touch else None
+            if kind < 0 or (kind == 0 and lenient):
+                emit(none, states[none], 0)  # blocked or left empty: nothing changes
+            if kind == 0:
+                if can_right and can_down:  # a new piece starts here
+                    block = states[none]
+                    block[:, c] = MB + W
+                    block[:, W] = MB + c
+                    emit(none, block, RIGHT | DOWN)
+                one = np.flatnonzero(has_l ^ has_u if keep is None else (has_l ^ has_u) & keep)
+                if len(one):
+                    v = left[one] | up[one]  # the one plug that arrives
+                    mrows = np.flatnonzero(v >= MB)
+                    base = np.where(v[mrows] >= BB, BB, MB)
+                    mates = v[mrows] - base
+                    for ok, q, action in ((can_down, c, DOWN), (can_right, W, RIGHT)):
+                        if not ok:
+                            continue
+                        block = states[one]
+                        block[:, c] = 0
+                        block[:, W] = 0
+                        block[:, q] = v
+                        block[mrows, mates] = base + q
+                        emit(one, block, action)
+                both = np.flatnonzero(has_l & has_u)
+                if len(both):
+                    _join(states, both, left[both], up[both], c, W, MB, BB, all_rows, emit)
+            elif kind > 0:  # an end of pair kind - 1
+                colour = kind
+                second = board.second_end[r * W + c]
+                if keep is not None:
+                    none = np.flatnonzero(~has_l & ~has_u & keep)
+                if second and len(none):
+                    # the first end's piece: its plug and this one become a bound pair
+                    other = np.argmax(states[none, : W + 1] == colour, axis=1)
+                    index = all_rows[: len(none)]
+                for ok, q, action in ((can_down, c, DOWN), (can_right, W, RIGHT)):
+                    if not ok or not len(none):
+                        continue
+                    block = states[none]
+                    if second:
+                        block[:, q] = BB + other
+                        block[index, other] = BB + q
+                        fine = _uncrossed(block, q, other, c, W, BB)
+                        emit(none[fine], block[fine], action)
+                    else:
+                        block[:, q] = colour
+                        emit(none, block, action)
+                one = np.flatnonzero(has_l ^ has_u if keep is None else (has_l ^ has_u) & keep)
+                if len(one):
+                    v = left[one] | up[one]
+                    done = one[v == colour]
+                    block = states[done]
+                    block[:, c] = 0
+                    block[:, W] = 0
+                    emit(done, block, 0)
+                    pick = np.flatnonzero((v >= MB) & (v < BB))
+                    rows = one[pick]
+                    index = all_rows[: len(rows)]
+                    block = states[rows]
+                    block[:, c] = 0
+                    block[:, W] = 0
+                    mate = v[pick] - MB
+                    if second:
+                        other = np.argmax(states[rows, : W + 1] == colour, axis=1)
+                        block[index, mate] = BB + other
+                        block[index, other] = BB + mate
+                        fine = _uncrossed(block, mate, other, c, W, BB)
+                        rows, block = rows[fine], block[fine]
+                    else:
+                        block[index, mate] = colour
+                    emit(rows, block, 0)
+            transitions += n
+            cells += 1
+            if not chunks:
+                return Result(0, max_seen, cells, transitions, levels if record else None,
+                              partial=partial)
+            states, counts, level = _merge(chunks, counts, cap, record, words)
+            if record:
+                levels.append(level)
+                stored += len(states)
+                if stored > max_stored:
+                    raise TooWide(f"more than {max_stored} back-pointers kept by cell ({r}, {c})"
+                                  f" of a {H}x{W} board; raise max_stored")
+            if beam is not None and len(states) > beam:
+                # Keep the states with the fewest open ends: a partial search
+                # whose solutions are real, only not all of them.
+                chosen = _beam(states, W, beam, beam_rule)
+                states, counts = states[chosen], counts[chosen]
+                if record:
+                    levels[-1] = Level(*(part[chosen] for part in (
+                        level.parent1, level.action1, level.parent2, level.action2)))
+                partial = True
+            if len(states) > max_seen:
+                max_seen = len(states)
+                if max_seen > max_states:
+                    raise TooWide(
+                        f"more than {max_states} frontier states after cell ({r}, {c}) of a "
+                        f"{H}x{W} board; raise max_states or use another backend")
+    # Rare hash collisions may leave a state twice (never wrongly merged): add up.
+    final = np.flatnonzero(~states.any(axis=1))
+    count = sum(int(counts[i]) for i in final)
+    if cap is not None:
+        count = min(count, cap)
+    return Result(count, max_seen, cells, transitions, levels if record else None,
+                  int(final[0]) if len(final) else -1, partial)
+
+
+def _untouched(states, kinds, r, c, W, MB, has_l, has_u):
+    """Rows whose cell (r, c), if covered, touches no cell of its own path seen here.
+
+    Only touches visible in the state are caught (the left neighbour's plug
+    down, the ends of pairs next to the cell): enough for a sound restriction,
+    as every self-touching solution has a shortcut (see ``frontier.py``).
+    """
+    kind = kinds[r * W + c]
+    mine = kind if kind > 0 else 0  # the pair of the cell, if it is an end
+    up = states[:, c]
+    left = states[:, W]
+    if c:
+        below_left = states[:, c - 1]  # the left neighbour's step down, if any
+        # the cell's piece arriving from above is the left neighbour's own piece
+        same = (below_left != 0) & (((below_left == up) & (up < MB))
+                                    | ((up >= MB) & ((below_left == MB + c)
+                                                     | (below_left == MB + W + 1 + c))))
+        if mine:
+            same |= below_left == mine
+        left_end = kinds[r * W + c - 1]
+        if left_end > 0:
+            same |= up == left_end
+            if mine == left_end:
+                same[:] = True
+        from_up = ~same
+    else:
+        from_up = np.ones(len(states), dtype=bool)
+    from_left = np.ones(len(states), dtype=bool)
+    up_end = kinds[(r - 1) * W + c] if r else 0
+    if up_end > 0:
+        from_left = left != up_end
+        if mine == up_end:
+            from_left[:] = False
+    keep = np.where(has_l, from_left, from_up)
+    if mine:
+        # an end starting its path: touches a neighbour of its own pair
+        keep &= has_l | has_u | (from_up & from_left)
+    return keep
+
+
+def _uncrossed(block: np.ndarray, a, b, c: int, W: int, BB: int) -> np.ndarray:
+    """Rows where the new bound pair at positions a, b crosses no other bound pair.
+
+    Both pairs must be joined through the unprocessed cells, whose boundary
+    meets the plugs in the order 0..c, W, c+1..W-1: pairs that interleave on
+    it would have to cross.  Only rows without unlabelled pieces are judged:
+    such a piece is a wire through the processed cells that a path may use to
+    jump between two plugs.
+    """
+    MB = BB - W - 1
+    wired = ((block[:, : W + 1] >= MB) & (block[:, : W + 1] < BB)).any(axis=1)
+    rank = np.arange(W + 1) * 2
+    rank[W] = 2 * c + 1
+    ra, rb = rank[a], rank[b]
+    low, high = np.minimum(ra, rb), np.maximum(ra, rb)
+    crossed = np.zeros(len(block), dtype=bool)
+    for j in range(W + 1):
+        v = block[:, j]
+        bound = (v >= BB) & (j != a) & (j != b)
+        if not bound.any():
+            continue
+        rt = rank[np.where(bound, v - BB, 0)]
+        inside_j = (low < rank[j]) & (rank[j] < high)
+        inside_t = (low < rt) & (rt < high)
+        crossed |= bound & (inside_j != inside_t)
+    return ~crossed | wired
+
+
+def _beam(states: np.ndarray, W: int, beam: int, rule: str) -> np.ndarray:
+    """The rows a beam keeps: a seeded random sample, or the fewest open ends."""
+    if rule == "random":
+        rng = np.random.default_rng(len(states))
+        return np.sort(rng.choice(len(states), beam, replace=False))
+    ends = np.count_nonzero(states[:, : W + 1], axis=1)
+    return np.sort(np.argpartition(ends, beam)[:beam])
+
+
+def _join(states, both, lv, uv, c, W, MB, BB, all_rows, emit) -> None:
+    """Two plugs meet in a free cell, which then sends nothing on."""
+    lc, uc = lv < MB, uv < MB  # colours (pairs with one end processed)
+    lb, ub = lv >= BB, uv >= BB  # bound pairs (both ends processed)
+    lu, uu = ~lc & ~lb, ~uc & ~ub  # unlabelled pieces
+
+    def joined(pick, writes):
+        rows = both[pick]
+        block = states[rows]
+        block[:, c] = 0
+        block[:, W] = 0
+        index = all_rows[: len(rows)]
+        for column, value in writes(pick):
+            block[index, column] = value
+        emit(rows, block, 0)
+
+    # the two plugs of a bound pair: its path is complete
+    pick = np.flatnonzero(lb & (lv == BB + c))
+    if len(pick):
+        joined(pick, lambda p: ())
+    # a coloured piece meets an unlabelled one: colour its other end
+    pick = np.flatnonzero((lc & uu) | (uc & lu))
+    if len(pick):
+        joined(pick, lambda p: [(np.maximum(lv[p], uv[p]) - MB, np.minimum(lv[p], uv[p]))])
+    # a bound pair meets an unlabelled piece: the piece's other end is bound
+    pick = np.flatnonzero((lb & uu) | (ub & lu))
+    if len(pick):
+        def bound(p):
+            tb = np.where(lb[p], lv[p], uv[p]) - BB
+            tu = np.where(lb[p], uv[p], lv[p]) - MB
+            return [(tb, BB + tu), (tu, BB + tb)]
+        joined(pick, bound)
+    # two unlabelled pieces join, unless they are one (a loop)
+    pick = np.flatnonzero(lu & uu & (lv != MB + c))
+    if len(pick):
+        joined(pick, lambda p: [(lv[p] - MB, uv[p]), (uv[p] - MB, lv[p])])
+
+
+def _merge(chunks, counts, cap, record, words):
+    """Merge equal states of the next level, adding their counts."""
+    parents = np.concatenate([rows for rows, _, _ in chunks])
+    block = np.concatenate([b for _, b, _ in chunks])
+    new_counts = counts[parents]
+    keys = block.view(np.uint64)
+    if words == 1:
+        key = keys[:, 0]
+    else:  # hash the words into one key; equal rows are then checked word by word
+        key = keys[:, 0].copy()
+        for w in range(1, words):
+            key *= np.uint64(0x9E3779B97F4A7C15)
+            key ^= keys[:, w]
+    order = np.argsort(key)
+    ordered = key[order]
+    differs = ordered[1:] != ordered[:-1]
+    if words > 1:
+        for w in range(words):
+            column = keys[order, w]
+            differs |= column[1:] != column[:-1]
+    starts = np.flatnonzero(np.concatenate(([True], differs)))
+    summed = np.add.reduceat(new_counts[order], starts)
+    if cap is not None:
+        np.minimum(summed, cap, out=summed)
+    level = None
+    if record:
+        actions = np.concatenate(
+            [np.full(len(rows), action, dtype=np.int8) for rows, _, action in chunks])
+        first = order[starts]
+        ends = np.append(starts[1:], len(order))
+        has_second = ends - starts > 1
+        second = np.where(has_second, order[np.minimum(starts + 1, len(order) - 1)], -1)
+        level = Level(parents[first].astype(np.int32), actions[first],
+                      np.where(has_second, parents[second], -1).astype(np.int32),
+                      actions[second])
+    return block[order[starts]], summed, level
+
+
+def action_chains(levels: list[Level], final: int, how_many: int) -> list[tuple[int, ...]]:
+    """Up to ``how_many`` (1 or 2) distinct per-cell action sequences ending at ``final``."""
+    n = len(levels)
+    tail: list[int] = []
+    state = final
+    level = n - 1
+    # Follow single parents back until a state has two entries (or the start).
+    while level >= 0:
+        lv = levels[level]
+        if how_many > 1 and lv.parent2[state] >= 0:
+            break
+        tail.append(int(lv.action1[state]))
+        state = int(lv.parent1[state])
+        level -= 1
+    if level < 0:
+        return [tuple(reversed(tail))]
+    chains = []
+    for parent, action in ((levels[level].parent1, levels[level].action1),
+                           (levels[level].parent2, levels[level].action2)):
+        seq = list(tail) + [int(action[state])]
+        s = int(parent[state])
+        for up in range(level - 1, -1, -1):
+            seq.append(int(levels[up].action1[s]))
+            s = int(levels[up].parent1[s])
+        chains.append(tuple(reversed(seq)))
+    return chains

@@ -1,0 +1,185 @@
+"""The ``frontier`` Numberlink backend against the brute-force oracle and known counts."""
+
+from __future__ import annotations
+
+import csv
+import random
+
+import pytest
+
+from search.core import Status
+from search.numberlink.check import check
+from search.numberlink.frontier import FrontierBackend
+from search.numberlink.io import parse, parse_many
+from search.numberlink.model import Numberlink, Pair
+from search.numberlink.verify import touches_itself, verify
+from search.oracles import numberlink_solutions, random_numberlink
+from tests.conftest import shared
+
+PUBLIC = ("instances-public", "numberlink")
+
+
+def random_boards(seed: int, count: int, sizes=((2, 3), (3, 3), (3, 4), (4, 3), (4, 4), (2, 6),
+                                                 (3, 5))):
+    rng = random.Random(seed)
+    for i in range(count):
+        height, width = sizes[i % len(sizes)]
+        yield random_numberlink(height, width, rng)
+
+
+def both_rules(puzzle: Numberlink):
+    return (puzzle.covering(), puzzle.lenient())
+
+
+BOARDS = [rules for p in random_boards(2026, 60) for rules in both_rules(p)]
+
+
+@pytest.mark.parametrize("puzzle", BOARDS)
+def test_counts_and_solutions_match_the_oracle(puzzle):
+    truth = {s.edges for s in numberlink_solutions(puzzle)}
+    backend = FrontierBackend()
+    counted = backend.count(puzzle)
+    assert counted.status is Status.COUNTED
+    assert counted.count == len(truth)
+    listed = list(backend.solutions(puzzle))
+    assert len(listed) == len(truth)
+    assert {s.edges for s in listed} == truth
+    capped = backend.count(puzzle, limit=2)
+    assert capped.count == min(len(truth), 2)
+    assert capped.status is (Status.LIMIT if len(truth) >= 2 else Status.COUNTED)
+    solved = backend.solve(puzzle)
+    assert solved.status is (Status.SOLVED if truth else Status.UNSAT)
+    if truth:
+        assert verify(puzzle, solved.solution) == []
+        assert solved.solution.edges in truth
+    found = backend.unique(puzzle)
+    assert found.status is (Status.UNSAT, Status.UNIQUE, Status.MULTIPLE)[min(len(truth), 2)]
+    assert len({s.edges for s in found.solutions}) == min(len(truth), 2)
+    for solution in found.solutions:
+        assert verify(puzzle, solution) == []
+        assert solution.edges in truth
+
+
+@pytest.mark.parametrize("puzzle", [p.lenient() for p in random_boards(7, 40)])
+def test_no_self_touch_keeps_every_self_avoiding_solution(puzzle):
+    everything = list(numberlink_solutions(puzzle))
+    avoiding = [s for s in everything if not touches_itself(puzzle, s)]
+    backend = FrontierBackend(no_self_touch=True)
+    n = backend.count(puzzle).count
+    assert len(avoiding) <= n <= len(everything)
+    assert bool(avoiding) == bool(everything)  # the lemma: a solution iff a self-avoiding one
+    for solution in backend.unique(puzzle).solutions:
+        assert verify(puzzle, solution) == []
+
+
+@pytest.mark.parametrize("puzzle", [p.covering() for p in random_boards(11, 40)])
+def test_check_verdict_matches_the_oracle(puzzle):
+    lenient = list(numberlink_solutions(puzzle.lenient()))
+    cells = len(puzzle.open_cells)
+    well = len(lenient) == 1 and sum(map(len, lenient[0].paths)) == cells
+    report = check(puzzle, backend="frontier")
+    assert report.ok is well
+
+
+def test_wide_boards_are_transposed():
+    puzzle = Numberlink(2, 7, (Pair("1", (0, 0), (0, 6)), Pair("2", (1, 0), (1, 6))))
+    backend = FrontierBackend()
+    assert backend.count(puzzle).count == 1
+    assert backend.count(puzzle.lenient()).count == 1
+    assert backend.effort["states"] >= 1
+    solution = backend.solve(puzzle).solution
+    assert verify(puzzle, solution) == []
+
+
+def test_blocked_cells_and_empty_puzzles():
+    blocked = Numberlink(3, 3, (Pair("1", (0, 0), (2, 2)),), frozenset({(1, 1)}))
+    assert FrontierBackend().count(blocked).count == 0  # 5 of 8 cells either way round
+    assert FrontierBackend().count(blocked.lenient()).count == 2
+    ring = Numberlink(3, 3, (Pair("1", (0, 0), (1, 0)),), frozenset({(1, 1)}))
+    assert FrontierBackend().count(ring).count == 1
+    nothing = Numberlink(2, 2, ())
+    assert FrontierBackend().count(nothing).count == 0  # full cover with no path
+    assert FrontierBackend().count(nothing.lenient()).count == 1  # all cells empty
+
+
+def test_memory_bound_stops_with_limit_and_a_message():
+    puzzle = Numberlink(6, 6, (Pair("1", (0, 0), (5, 5)),), full_cover=False)
+    result = FrontierBackend(max_states=5).count(puzzle)
+    assert result.status is Status.LIMIT
+    assert "frontier states" in result.message
+    assert FrontierBackend(max_states=5).solve(puzzle).status is Status.LIMIT
+
+
+def test_time_limit_stops_with_limit():
+    puzzle = Numberlink(8, 8, (Pair("1", (0, 0), (7, 7)),), full_cover=False)
+    assert FrontierBackend().count(puzzle, time_limit=0).status is Status.LIMIT
+    assert FrontierBackend().unique(puzzle, time_limit=0).status is Status.LIMIT
+
+
+def test_registered_as_default_for_count_and_check():
+    from search.numberlink import KIND
+
+    assert KIND.default_backend("count") == "frontier"
+    assert KIND.default_backend("check") == "frontier"
+    assert isinstance(KIND.backend("frontier"), FrontierBackend)
+
+
+# ---------------------------------------------------------------- public instances
+
+
+def expected_counts(source: str) -> list[dict]:
+    path = shared(*PUBLIC, "EXPECTED_COUNTS.csv")
+    with path.open() as handle:
+        return [row for row in csv.DictReader(handle) if row["file"].startswith(source)]
+
+
+def flow_free(small: bool) -> list[tuple[str, int, int]]:
+    rows = []
+    for row in expected_counts("mzucker-flow_solver/puzzles/"):
+        side = int(row["width"])
+        if (side <= 7) == small and row["n_R1_lenient"].isdigit() and side <= 12:
+            rows.append((row["file"], int(row["n_R2_fullcover"]), int(row["n_R1_lenient"])))
+    return rows
+
+
+def _flow_free_counts(file: str, full: int, lenient: int) -> None:
+    puzzle = parse(shared(*PUBLIC, file).read_text(), file)
+    backend = FrontierBackend()
+    assert backend.count(puzzle.covering()).count == full
+    assert backend.count(puzzle.lenient()).count == lenient
+
+
+@pytest.mark.parametrize("file,full,lenient", flow_free(small=True) or [("-", 0, 0)])
+def test_flow_free_small_levels_match_expected_counts(file, full, lenient):
+    if file == "-":
+        pytest.skip("EXPECTED_COUNTS.csv lists no small level")
+    _flow_free_counts(file, full, lenient)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("file,full,lenient", [
+    ("mzucker-flow_solver/puzzles/jumbo_13x13_26.txt", 1950036, 1507504274926),
+    ("mzucker-flow_solver/puzzles/extreme_10x10_01.txt", 1, 1),
+])
+def test_flow_free_larger_levels_match_expected_counts(file, full, lenient):
+    _flow_free_counts(file, full, lenient)
+
+
+def janko(indices: list[int]) -> list[tuple[int, int, int]]:
+    rows = {int(r["index"]): r for r in expected_counts("thomasahle-numberlink/puzzles/janko")}
+    return [(i, int(rows[i]["n_R2_fullcover"]), int(rows[i]["n_R1_lenient"])) for i in indices]
+
+
+def janko_puzzles() -> list[Numberlink]:
+    path = shared(*PUBLIC, "thomasahle-numberlink", "puzzles", "janko")
+    return parse_many(path.read_text(), str(path))
+
+
+def test_janko_8x8_exact_counts():
+    puzzles = janko_puzzles()
+    backend = FrontierBackend()
+    # 8x8 boards with many solutions: full cover 25 .. 79798, lenient up to 5.2e9
+    for index, full, lenient in janko([0, 1, 2, 3, 4, 5]):
+        puzzle = puzzles[index]
+        assert backend.count(puzzle.covering()).count == full, index
+        assert backend.count(puzzle.lenient()).count == lenient, index
