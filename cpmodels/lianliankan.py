@@ -2,24 +2,30 @@
 in what order the pairs go.
 
 For every two tiles of one picture the model lists the lines of at most
-``board.turns`` turns (a straight line, the two one-turn lines through the
-rectangle's other corners, the two-turn lines through every row and column,
-the border ring included when the board allows it).  A line only needs the
-tiles on it gone, so of the lines of one pair only those whose set of blocking
-tiles is minimal (by inclusion) are kept: any other line is blocked by a
-superset of tiles and never helps.
+``board.turns`` turns: a straight line, the two one-turn lines through the
+rectangle's other corners, the two-turn lines through every row and column
+(the border ring included when the board allows it).  A line needs only the
+tiles on it gone, so of one pair's lines only those whose set of blocking
+tiles is minimal by inclusion are kept: any other is blocked by a superset of
+tiles and never helps.
 
-Variables: ``use[p]`` (pair p is removed together; every tile is in exactly
-one used pair), ``draw[p, l]`` (pair p uses line l; exactly one when used) and
-an integer ``turn[t]`` per tile, the step in which it goes (both tiles of a
-used pair share it).  Drawing a line makes every tile on it go strictly
-earlier.  Without gravity a removal only empties cells, so pairs with equal
-steps never block each other and any order of them plays.
+Variables, per candidate line ``d``: ``draw[d]``, the pair is removed using
+this line, and ``at[d]``, the step of that removal, or ``steps`` (past the
+end) when the line is not drawn; per tile ``turn[t]``, the step it goes.
 
-Redundant facts that help the proofs of unsolvable boards:
-- some used pair draws a line with no tile on it (the first move);
-- a picture's tiles go in a chain of steps, and with exactly two tiles of a
-  picture left ... (see ``_add_redundant``).
+Constraints: every tile has exactly one drawn line; ``turn[t]`` is the
+minimum of ``at`` over the tile's lines, so both tiles of a drawn pair share
+its step; and ``at[d] > turn[x]`` for every tile ``x`` in the way of ``d``,
+"every tile on the chosen line is removed before this pair".  Without
+gravity a removal only empties cells, so pairs of equal steps never block
+each other and the moves play in the order of their steps, ties in any order.
+
+The precedences hold unconditionally (an undrawn line sits at ``steps``, after
+everything), which makes the minimum a reachability argument CP-SAT can
+propagate: a tile goes no earlier than the earliest of its lines still open,
+and a line blocked by tiles that can never go is closed.  Unsolvable boards
+are mostly refuted by that propagation alone, during presolve.  One redundant
+clause says that some drawn line has no tile in its way (the first move).
 """
 
 from __future__ import annotations
@@ -32,7 +38,7 @@ from typing import Any
 from ortools.sat.python import cp_model
 
 from cpmodels.common import effort, make_solver
-from search.core import Backend, SolveResult, Status, Unsupported
+from search.core import Backend, Deadline, SolveResult, Status, Unsupported
 from search.lianliankan.model import Board, Cell, Move, Solution
 
 
@@ -101,85 +107,105 @@ def candidate_lines(board: Board, a: Cell, b: Cell) -> list[Line]:
     ]
 
 
+# ---------------------------------------------------------------- safe moves
+
+
+def safe_moves(
+    board: Board, largest: int = 8, deadline: Deadline | None = None
+) -> tuple[list[Move], Board]:
+    """Removals that every clearable board allows first, and the board after them.
+
+    When all the tiles of one picture can go now by moves among themselves,
+    playing those moves first is safe: in any clearing sequence, moving them to
+    the front only empties cells earlier for the other pictures' lines (without
+    gravity nothing else changes), so the board is clearable iff the rest is.
+    Repeated until no picture qualifies; pictures with more than ``largest``
+    tiles are not tried.  Stops early, still safe, when ``deadline`` passes.
+    """
+    moves: list[Move] = []
+    progress = True
+    while progress and not (deadline and deadline.expired()):
+        progress = False
+        for cells in _pictures(board).values():
+            plan = _clear_alone(board, cells) if len(cells) <= largest else None
+            if plan:
+                for move in plan:
+                    board = board.removed(move.a, move.b)
+                moves += plan
+                progress = True
+    return moves, board
+
+
+def _clear_alone(board: Board, cells: list[Cell]) -> list[Move] | None:
+    """Moves that remove all of ``cells`` (one picture) with nothing else gone, if any."""
+    lines = {(a, b): candidate_lines(board, a, b) for a, b in _pairs(cells)}
+    dead: set[frozenset[Cell]] = set()
+
+    def clear(left: frozenset[Cell]) -> list[Move] | None:
+        if not left:
+            return []
+        if left in dead:
+            return None
+        gone = frozenset(cells) - left
+        for (a, b), options in lines.items():
+            if a in left and b in left:
+                line = next((line for line in options if line.blockers <= gone), None)
+                rest = None if line is None else clear(left - {a, b})
+                if rest is not None:
+                    return [Move(a, b, line.corners), *rest]
+        dead.add(left)
+        return None
+
+    return clear(frozenset(cells))
+
+
 # ---------------------------------------------------------------- the model
 
 
 class _Model:
-    """The CP-SAT model of one board and the way back from its solution."""
+    """The CP-SAT model of one board and the way back from its solution.
 
-    def __init__(self, board: Board, relax: bool = True, prec: bool = True, clause: bool = False):
+    Per candidate line ``d`` of a pair: a literal ``draw[d]`` and the step
+    ``at[d]`` of the pair when drawn, ``steps`` (past the end) when not.  A
+    tile goes at the earliest step of its options, exactly one of which is
+    drawn; a line's step comes after the steps of the tiles in its way.
+    """
+
+    def __init__(self, board: Board):
         self.board = board
         self.model = m = cp_model.CpModel()
         tiles = board.tiles
         steps = len(tiles) // 2
-        self.turn = turn = {t: m.new_int_var(0, max(steps - 1, 0), f"turn{t}") for t in tiles}
-        self.pairs: list[tuple[Cell, Cell, list[Line]]] = []
-        self.use: list[cp_model.IntVar] = []
-        self.draw: list[list[cp_model.IntVar]] = []
-        pairs_of: dict[Cell, list[cp_model.IntVar]] = defaultdict(list)
-        # per tile: (draw literal, the earliest step its line allows)
-        options_of: dict[Cell, list[tuple[cp_model.IntVar, Any]]] = defaultdict(list)
-        free_draws: list[cp_model.IntVar] = []
+        self.turn = {t: m.new_int_var(0, max(steps - 1, 0), f"turn{t}") for t in tiles}
+        self.options: list[tuple[Cell, Cell, Line, cp_model.IntVar]] = []
+        options_of: dict[Cell, list[tuple[cp_model.IntVar, cp_model.IntVar]]] = defaultdict(list)
+        first_moves = []
         for a, b in _same_picture_pairs(board):
-            lines = candidate_lines(board, a, b)
-            if not lines:
-                continue
-            k = len(self.pairs)
-            use = m.new_bool_var(f"use{k}")
-            draws = [m.new_bool_var(f"draw{k}_{j}") for j in range(len(lines))]
-            m.add(sum(draws) == use)
-            m.add(turn[a] == turn[b]).only_enforce_if(use)
-            for j, (draw, line) in enumerate(zip(draws, lines, strict=True)):
+            for line in candidate_lines(board, a, b):
+                k = len(self.options)
+                draw = m.new_bool_var(f"draw{k}")
+                at = m.new_int_var(0, steps, f"at{k}")
+                m.add(at < steps).only_enforce_if(draw)
+                m.add(at == steps).only_enforce_if(~draw)
+                for t in line.blockers:
+                    m.add(at >= self.turn[t] + 1)
                 if not line.blockers:
-                    free_draws.append(draw)
-                    ready: Any = 0
-                else:
-                    ready = m.new_int_var(1, steps, f"ready{k}_{j}")
-                    for t in line.blockers:
-                        m.add(ready >= turn[t] + 1)
-                        if prec:
-                            m.add(turn[t] < turn[a]).only_enforce_if(draw)
-                    m.add(turn[a] >= ready).only_enforce_if(draw)
-                options_of[a].append((draw, ready))
-                options_of[b].append((draw, ready))
-            self.pairs.append((a, b, lines))
-            self.use.append(use)
-            self.draw.append(draws)
-            pairs_of[a].append(use)
-            pairs_of[b].append(use)
+                    first_moves.append(draw)
+                self.options.append((a, b, line, draw))
+                options_of[a].append((draw, at))
+                options_of[b].append((draw, at))
         for t in tiles:
-            m.add_exactly_one(pairs_of[t])
-            if relax:
-                self._earliest(t, options_of[t], steps)
-            if clause:
-                m.add_exactly_one([d for d, _ in options_of[t]])
+            m.add_exactly_one([draw for draw, _ in options_of[t]])
+            m.add_min_equality(self.turn[t], [at for _, at in options_of[t]])
         if tiles:  # redundant: the first move needs a line with no tile in its way
-            m.add_bool_or(free_draws)
-
-    def _earliest(self, t: Cell, options: list[tuple[Any, Any]], steps: int) -> None:
-        """Redundant: a tile goes no earlier than the earliest of its remaining lines allows.
-
-        ``at[i]`` is the tile's step when option i is drawn and ``steps`` (past
-        the end) when not, so ``turn = min(at)`` bounds the step from below by
-        every option still open, which the per-line implications alone do not.
-        """
-        m = self.model
-        at = []
-        for i, (draw, ready) in enumerate(options):
-            x = m.new_int_var(0, steps, f"at{t}_{i}")
-            m.add(x == self.turn[t]).only_enforce_if(draw)
-            m.add(x == steps).only_enforce_if(~draw)
-            m.add(x >= ready)
-            at.append(x)
-        m.add_min_equality(self.turn[t], at)
+            m.add_bool_or(first_moves)
 
     def solution(self, value: Any) -> Solution:
-        chosen = []
-        for (a, b, lines), use, draws in zip(self.pairs, self.use, self.draw, strict=True):
-            if value(use):
-                line = next(line for line, d in zip(lines, draws, strict=True) if value(d))
-                chosen.append((value(self.turn[a]), a, b, line.corners))
-        chosen.sort()
+        chosen = sorted(
+            (value(self.turn[a]), a, b, line.corners)
+            for a, b, line, draw in self.options
+            if value(draw)
+        )
         return Solution(tuple(Move(a, b, corners) for _, a, b, corners in chosen))
 
 
@@ -189,7 +215,9 @@ class _Model:
 class CpSatBackend(Backend[Board, Solution]):
     """Finds a clearing sequence with CP-SAT, or proves that none exists.
 
-    Options: ``workers`` (CP-SAT search workers, default 1), ``seed``.
+    Options: ``workers`` (CP-SAT search workers, default 1), ``seed``, and
+    ``presolve`` (default True: play the safe moves of ``safe_moves`` first and
+    model only the rest).
     Only ``solve``: clearing sequences differ by the order of independent
     removals, so counting them or asking for a unique one says little.
     """
@@ -205,20 +233,28 @@ class CpSatBackend(Backend[Board, Solution]):
         if odd:
             message = f"picture {odd[0]} occurs an odd number of times"
             return SolveResult(Status.UNSAT, None, time.perf_counter() - start, {}, message)
-        built = _Model(puzzle, **{k: v for k, v in self.options.items() if k in ('relax', 'prec', 'clause')})
-        left = None if time_limit is None else time_limit - (time.perf_counter() - start)
-        if left is not None and left <= 0:
+        deadline = Deadline(time_limit)
+        first: list[Move] = []
+        if self.options.get("presolve", True):
+            first, puzzle = safe_moves(puzzle, deadline=deadline)
+        built = None if deadline.expired() else _Model(puzzle)
+        left = deadline.remaining()
+        if built is None or left == 0:
             return SolveResult(Status.LIMIT, None, time.perf_counter() - start, {})
         solver = make_solver(
             time_limit=left,
             workers=int(self.options.get("workers", 1)),
             seed=self.options.get("seed"),
         )
+        # Probing in presolve costs more than it finds here: the reachability
+        # argument already refutes most boards, and probing every draw literal
+        # took most of the wall time on 84-tile boards.
+        solver.parameters.cp_model_probing_level = 0
         status = solver.solve(built.model)
-        self.effort = effort(solver)
+        self.effort = {**effort(solver), "safe_moves": len(first)}
         wall = time.perf_counter() - start
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            solution = built.solution(solver.value)
+            solution = Solution((*first, *built.solution(solver.value).moves))
             return SolveResult(Status.SOLVED, solution, wall, dict(self.effort))
         if status == cp_model.INFEASIBLE:
             return SolveResult(Status.UNSAT, None, wall, dict(self.effort))
@@ -243,13 +279,19 @@ _NO_ENUMERATION = (
 )
 
 
-def _same_picture_pairs(board: Board) -> list[tuple[Cell, Cell]]:
+def _pictures(board: Board) -> dict[int, list[Cell]]:
     by_picture: dict[int, list[Cell]] = defaultdict(list)
     for t in board.tiles:
         by_picture[board.at(t)].append(t)
-    return [
-        (a, b) for group in by_picture.values() for i, a in enumerate(group) for b in group[i + 1:]
-    ]
+    return by_picture
+
+
+def _pairs(cells: list[Cell]) -> list[tuple[Cell, Cell]]:
+    return [(a, b) for i, a in enumerate(cells) for b in cells[i + 1:]]
+
+
+def _same_picture_pairs(board: Board) -> list[tuple[Cell, Cell]]:
+    return [pair for cells in _pictures(board).values() for pair in _pairs(cells)]
 
 
 def _check_rules(board: Board) -> None:

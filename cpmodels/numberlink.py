@@ -83,6 +83,16 @@ class CircuitModel:
             unjoined = [~lit] + ([~self.arc[(v, u)]] if (v, u) in self.arc else [])
             used = [~self.empty[c] for c in (u, v) if c in self.empty]
             self.model.add(self.colour[u] != self.colour[v]).only_enforce_if(unjoined + used)
+        # Implied, and a stronger propagator: three steps inside a 2 x 2 square
+        # would make a U whose ends touch.
+        for r in range(self.puzzle.height - 1):
+            for c in range(self.puzzle.width - 1):
+                square = ((r, c), (r, c + 1), (r + 1, c + 1), (r + 1, c))
+                inside = [self.arc[step] for i, u in enumerate(square)
+                          for step in ((u, square[i - 1]), (square[i - 1], u))
+                          if step in self.arc]
+                if len(inside) > 2:
+                    self.model.add(sum(inside) <= 2)
 
     def reader(self) -> Callable[[cp_model.CpSolverSolutionCallback | cp_model.CpSolver],
                                  Solution]:

@@ -34,13 +34,15 @@ from pathlib import Path
 from typing import Any
 
 from search.core import GridcpError, Status
-from search.harness import load_instances, tasks_of, with_backends
+from search.harness import listed_rules, load_instances, tasks_of, with_backends
 
 ROOT = Path(__file__).resolve().parent.parent  # the folder that holds the package
 DEFAULT_TIME_LIMIT = 10.0
 DEFAULT_MEMORY_MB = 4096
 DEFAULT_GRACE = 5.0  # seconds past the time limit before a run is killed
 RUN_FIELDS = ("instance", "backend", "task", "rules")  # what makes two runs the same
+RECORD_FIELDS = ("instance", "set", "puzzle", "size", "backend", "task", "rules", "time_limit",
+                 "memory_limit")  # copied from the run's spec into its record
 
 
 # ---------------------------------------------------------------- one run
@@ -59,8 +61,7 @@ def run_isolated(spec: dict[str, Any]) -> dict[str, Any]:
     child["instance"] = child.pop("path")
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
-    record = {k: spec[k] for k in ("instance", "set", "puzzle", "size", "backend", "task",
-                                   "rules", "time_limit", "memory_limit")}
+    record = {k: spec[k] for k in RECORD_FIELDS}
     start = time.perf_counter()
     try:
         proc = subprocess.Popen([sys.executable, "-m", "search.sweep_child"], cwd=ROOT,
@@ -141,29 +142,36 @@ def _own_version() -> str:
 
 def plan(paths: list[str], *, puzzle: str | None, backends: list[str] | None,
          tasks: list[str], rules: dict[str, Any], time_limit: float, memory_limit: float,
-         grace: float) -> list[dict[str, Any]]:
-    """Every run of the sweep, in a stable order: instance, backend, task.  ``rules``
-    may hold any options; each puzzle takes the rule variants it has."""
+         grace: float, manifest_rules: bool = False) -> list[dict[str, Any]]:
+    """Every run of the sweep, in a stable order: instance, rules, backend, task.
+
+    ``rules`` may hold any options; each puzzle takes the rule variants it has.
+    With ``manifest_rules`` an instance listed in a ``manifest.tsv`` (in its
+    folder or above) runs under each rule set listed for it instead.
+    """
     specs = []
     for path, kind_, parsed in load_instances(paths, puzzle):
+        registered = kind_.backends
         kind_, names = with_backends(kind_, backends)
         own = {o.dest: rules[o.dest] for o in kind_.options
                if rules.get(o.dest) not in (None, False, o.kwargs.get("default"))}
+        listed = listed_rules(path, kind_) if manifest_rules else []
         size = kind_.call("describe", parsed) if kind_.describe else ""
         name = _shown(path)
-        for backend in names:
-            offered = tasks_of(kind_, backend)
-            for task in tasks:
-                if task not in offered:
-                    continue
-                spec = {"instance": name, "path": str(path.resolve()),
-                        "set": str(Path(name).parent), "puzzle": kind_.name, "size": size,
-                        "backend": backend, "task": task, "rules": own,
-                        "time_limit": time_limit, "memory_limit": memory_limit,
-                        "grace": grace}
-                if backends and f"{backend}=" in ",".join(backends):
-                    spec["backend_path"] = kind_.backends[backend]
-                specs.append(spec)
+        for chosen in listed or [own]:
+            for backend in names:
+                offered = tasks_of(kind_, backend)
+                for task in tasks:
+                    if task not in offered:
+                        continue
+                    spec = {"instance": name, "path": str(path.resolve()),
+                            "set": str(Path(name).parent), "puzzle": kind_.name,
+                            "size": size, "backend": backend, "task": task, "rules": chosen,
+                            "time_limit": time_limit, "memory_limit": memory_limit,
+                            "grace": grace}
+                    if backend not in registered:  # given as NAME=package.module:Class
+                        spec["backend_path"] = kind_.backends[backend]
+                    specs.append(spec)
     return specs
 
 
@@ -211,7 +219,7 @@ class Progress:
         self.tty = stream.isatty()
 
     def count(self, record: dict[str, Any]) -> None:
-        self.errors += record["status"] == "ERROR"
+        self.errors += record["status"] == "ERROR" and not record.get("unsupported")
         self.limits += record["status"] == "LIMIT"
 
     def update(self, record: dict[str, Any]) -> None:
@@ -250,11 +258,14 @@ def sweep(specs: list[dict[str, Any]], out: Path, executor: cf.Executor,
             progress.count(record)
     progress.show()
     out.parent.mkdir(parents=True, exist_ok=True)
-    futures = [executor.submit(run_isolated, spec) for spec in todo]
+    futures = {executor.submit(run_isolated, spec): spec for spec in todo}
     try:
         with out.open("a") as sink:
             for future in cf.as_completed(futures):
-                record = future.result()
+                try:
+                    record = future.result()
+                except Exception as error:  # the worker itself was lost (a Dask node, ...)
+                    record = _lost(futures[future], error)
                 sink.write(json.dumps(record) + "\n")
                 sink.flush()
                 progress.update(record)
@@ -263,6 +274,13 @@ def sweep(specs: list[dict[str, Any]], out: Path, executor: cf.Executor,
         for future in futures:
             future.cancel()
     progress.show(final=True)
+
+
+def _lost(spec: dict[str, Any], error: Exception) -> dict[str, Any]:
+    return {**{k: spec[k] for k in RECORD_FIELDS}, "run_wall": 0.0,
+            "status": str(Status.ERROR), "wall": 0.0,
+            "message": f"the worker running it was lost: {type(error).__name__}: {error}",
+            **_where()}
 
 
 @contextlib.contextmanager
@@ -277,7 +295,11 @@ def make_executor(jobs: int, dask: str | None) -> Iterator[cf.Executor]:
         from distributed import Client
     except ImportError:
         raise GridcpError("--dask needs the dist extra: pip install 'gridcp[dist]'") from None
-    with Client(dask, timeout=30) as client:
+    try:
+        client = Client(dask, timeout=30)
+    except (OSError, TimeoutError, ValueError) as error:
+        raise GridcpError(f"cannot reach the Dask scheduler at {dask}: {error}") from None
+    with client:
         yield client.get_executor(pure=False)
 
 
@@ -299,6 +321,9 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
                      "NAME=package.module:Class adds an unregistered engine")
     sub.add_argument("--tasks", default="solve,count",
                      help="comma-separated, from solve, count, unique (default: solve,count)")
+    sub.add_argument("--manifest-rules", action="store_true",
+                     help="run each instance under every rule set its manifest.tsv lists "
+                          "(instances not listed: the rule flags given here)")
     sub.add_argument("--memory-limit", type=float, default=DEFAULT_MEMORY_MB, metavar="MB",
                      help=f"address space per run (default {DEFAULT_MEMORY_MB}; 0: none)")
     sub.add_argument("--grace", type=float, default=DEFAULT_GRACE, metavar="S",
@@ -343,7 +368,8 @@ def run_bench(args: argparse.Namespace) -> int:
     backends = [b.strip() for b in args.backends.split(",")] if args.backends else None
     specs = plan(args.dirs, puzzle=args.puzzle, backends=backends, tasks=tasks,
                  rules=vars(args), time_limit=args.time_limit,
-                 memory_limit=args.memory_limit, grace=args.grace)
+                 memory_limit=args.memory_limit, grace=args.grace,
+                 manifest_rules=args.manifest_rules)
     if not specs:
         print("gridcp: nothing to run (no instance, or no backend offers those tasks)",
               file=sys.stderr)

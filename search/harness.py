@@ -11,6 +11,7 @@ tiny, a brute-force oracle (``search.oracles``) answers too.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import random
@@ -72,6 +73,64 @@ def load_instances(paths: Iterable[str | Path], puzzle: str | None,
                 print(f"gridcp: skipping {error}", file=sys.stderr)
             continue
         yield path, kind_, parsed
+
+
+# ---------------------------------------------------------------- rule variants
+
+
+def listed_rules(path: Path, kind_: PuzzleKind) -> list[dict[str, Any]]:
+    """The distinct rule sets the nearest manifest.tsv lists for this file, as options."""
+    resolved = path.resolve()
+    for folder in resolved.parents:
+        manifest = folder / "manifest.tsv"
+        if manifest.exists():
+            break
+    else:
+        return []
+    found: list[dict[str, Any]] = []
+    for row in _manifest(manifest):
+        if row.path.resolve() == resolved:
+            chosen = _options_of(row.rules, kind_, manifest)
+            if chosen not in found:
+                found.append(chosen)
+    return found
+
+
+@functools.lru_cache(maxsize=64)
+def _manifest(path: Path) -> list[Any]:
+    from search.manifest import read_manifest
+
+    return read_manifest(path)
+
+
+def _options_of(rules: tuple[str, ...], kind_: PuzzleKind, source: Path) -> dict[str, Any]:
+    """``("border", "turns=3")`` -> ``{"border": True, "turns": 3}`` by the puzzle's options."""
+    chosen = {}
+    for rule in rules:
+        name, _, value = rule.partition("=")
+        option = next((o for o in kind_.options if name in (o.dest, o.flags[0].lstrip("-"))),
+                      None)
+        if option is None:
+            raise InputError(f"{kind_.name} has no rule {name!r}", str(source))
+        convert = option.kwargs.get("type", str)
+        chosen[option.dest] = convert(value) if value else True
+    return chosen
+
+
+def labelled(name: str, rules: dict[str, Any] | None) -> str:
+    """An instance with the rule variants it runs under: ``ring.llk [border]``."""
+    shown = ",".join(k if v is True else f"{k}={v}" for k, v in sorted((rules or {}).items()))
+    return f"{name} [{shown}]" if shown else name
+
+
+def with_defaults(kind_: PuzzleKind, rules: dict[str, Any] | None) -> dict[str, Any]:
+    """Every rule at its default unless given, as the command line hands them over."""
+    out = {}
+    for option in kind_.options:
+        flag = option.kwargs.get("action") == "store_true"
+        out[option.dest] = option.kwargs.get("default", False if flag else None)
+    out.update(rules or {})
+    return {k: v for k, v in out.items() if v is not None}
 
 
 # ---------------------------------------------------------------- one task
@@ -331,7 +390,10 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     sub.add_argument("files", nargs="*", metavar="FILE|DIR")
     add_common_arguments(sub)
     sub.set_defaults(time_limit=DEFAULT_TIME_LIMIT, run=run_crosscheck)
-    sub.add_argument("--backends", help="comma-separated backend names (default: all)")
+    sub.add_argument("--backends", help="comma-separated backend names (default: all); "
+                     "NAME=package.module:Class adds an unregistered engine")
+    sub.add_argument("--manifest-rules", action="store_true",
+                     help="check each instance under every rule set its manifest.tsv lists")
     sub.add_argument("--random", type=int, metavar="N",
                      help="cross-check N generated instances instead of files (needs --puzzle)")
     sub.add_argument("--size", default=None,
@@ -407,13 +469,19 @@ def run_crosscheck(args: argparse.Namespace) -> int:
 
     for path, kind_, puzzle in load_instances(args.files, args.puzzle, bad):
         try:
-            puzzle = apply_rule_options(kind_, puzzle, args, str(path))
+            listed = listed_rules(path, kind_) if args.manifest_rules else []
+            variants = [(str(path), apply_rule_options(kind_, puzzle, args, str(path)))]
+            if listed and kind_.options:
+                variants = [(labelled(str(path), rules),
+                             kind_.call("apply_options", puzzle, with_defaults(kind_, rules)))
+                            for rules in listed]
         except InputError as error:
             bad(error)
             continue
-        verdict = crosscheck(kind_, puzzle, str(path), time_limit=args.time_limit,
-                             backends=backends)
-        codes.append(_show(verdict, kind_, None, args.json))
+        for source, variant in variants:
+            verdict = crosscheck(kind_, variant, source, time_limit=args.time_limit,
+                                 backends=backends)
+            codes.append(_show(verdict, kind_, None, args.json))
     return worst(codes) if codes else USAGE
 
 

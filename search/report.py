@@ -24,6 +24,7 @@ from typing import Any
 
 from search.bench import read_results, run_key
 from search.core import GridcpError
+from search.harness import labelled
 
 ANSWERED = {"SOLVED", "UNSAT", "UNIQUE", "MULTIPLE", "COUNTED", "INVALID"}
 Record = dict[str, Any]
@@ -44,6 +45,11 @@ def answer(record: Record) -> str:
     if record["task"] == "count":
         return str(record.get("count"))
     return record["status"]
+
+
+def label(record: Record) -> str:
+    """The instance, with its rule variants when it ran under some: ``f.llk [border]``."""
+    return labelled(record["instance"], record.get("rules"))
 
 
 def latest(records: list[Record]) -> list[Record]:
@@ -93,7 +99,7 @@ def per_instance(records: list[Record]) -> tuple[str, list[str]]:
     backends = list(dict.fromkeys(r["backend"] for r in records))
     cells: dict[tuple[str, str], dict[str, Record]] = defaultdict(dict)
     for r in records:
-        cells[r["instance"], r["task"]][r["backend"]] = r
+        cells[label(r), r["task"]][r["backend"]] = r
     single = {instance for (instance, task), by_backend in cells.items()
               if any(answer(r) in ("1", "UNIQUE") for r in by_backend.values())}
     rows, differ = [], []
@@ -133,7 +139,10 @@ def overhead_table(records: list[Record]) -> str:
                    "backend import median s"], rows)
 
 
-def markdown(records: list[Record], source: str, plots: list[str]) -> str:
+def markdown(records: list[Record], source: str, plots: list[str],
+             unsupported: list[Record] | None = None) -> str:
+    """The whole report; ``unsupported`` runs (a rule variant a backend does not
+    model) are only listed."""
     table, differ = per_instance(records)
     hosts = sorted({r.get("host", "?") for r in records})
     versions = sorted({", ".join(f"{k} {v}" for k, v in sorted(r.get("versions", {}).items()))
@@ -153,8 +162,13 @@ def markdown(records: list[Record], source: str, plots: list[str]) -> str:
     parts += [f"- {line}" for line in differ] or ["None."]
     failed = [r for r in records if r["status"] == "ERROR"]
     parts += ["", "## Runs that failed", ""]
-    parts += [f"- {r['instance']} {r['backend']} {r['task']}: {r.get('message', '')}"
+    parts += [f"- {label(r)} {r['backend']} {r['task']}: {r.get('message', '')}"
               for r in failed] or ["None."]
+    if unsupported:
+        parts += ["", "## Runs a backend does not support (left out above)", ""]
+        # a rule variant the backend does not model: neither solved nor failed
+        parts += [f"- {label(r)} {r['backend']} {r['task']}: {r.get('message', '')}"
+                  for r in unsupported]
     parts += ["", "## Harness overhead per run", "",
               "Process start, imports and parsing: the run's wall clock seen from outside "
               "minus the backend's time and the import of its module (OR-Tools for cpsat).",
@@ -194,7 +208,7 @@ def cactus(records: list[Record], target: Path, plt: Any) -> None:
         ax.set_xscale("log")
         ax.set_xlabel("time t (s, log)")
         ax.set_ylabel("instances solved within t")
-        ax.set_title(f"{task} ({len({r['instance'] for r in runs})} instances)")
+        ax.set_title(f"{task} ({len({label(r) for r in runs})} instances)")
         ax.grid(True, which="both", alpha=0.3)
         ax.legend()
     figure.tight_layout()
@@ -210,20 +224,25 @@ def scatter(records: list[Record], task: str, pair: tuple[str, str], target: Pat
     by = defaultdict(dict)
     for r in records:
         if r["task"] == task and r["backend"] in pair:
-            by[r["instance"]][r["backend"]] = r
+            by[label(r)][r["backend"]] = r
     points = [(runs[a], runs[b]) for runs in by.values() if a in runs and b in runs]
     if not points:
         return False
-    figure, ax = plt.subplots(figsize=(5, 5))
-    both = [(max(ra["wall"], 1e-4), max(rb["wall"], 1e-4)) for ra, rb in points
-            if solved(ra) and solved(rb)]
-    other = [(max(par2(ra), 1e-4), max(par2(rb), 1e-4)) for ra, rb in points
-             if not (solved(ra) and solved(rb))]
-    if both:
-        ax.scatter(*zip(*both), s=14, label="both solved")
-    if other:
-        ax.scatter(*zip(*other), s=20, marker="x", label="one or both unsolved (PAR-2)")
-    values = [v for p in both + other for v in p]
+    figure, ax = plt.subplots(figsize=(5.5, 5.5))
+    values = []
+    for i, puzzle in enumerate(dict.fromkeys(ra["puzzle"] for ra, _ in points)):
+        colour = f"C{i}"
+        mine = [(ra, rb) for ra, rb in points if ra["puzzle"] == puzzle]
+        both = [(max(ra["wall"], 1e-4), max(rb["wall"], 1e-4)) for ra, rb in mine
+                if solved(ra) and solved(rb)]
+        other = [(max(par2(ra), 1e-4), max(par2(rb), 1e-4)) for ra, rb in mine
+                 if not (solved(ra) and solved(rb))]
+        if both:
+            ax.scatter(*zip(*both), s=14, color=colour, label=f"{puzzle}, both solved")
+        if other:
+            ax.scatter(*zip(*other), s=24, marker="x", color=colour,
+                       label=f"{puzzle}, unsolved by one (PAR-2)")
+        values += [v for p in both + other for v in p]
     low, high = min(values) / 2, max(*values, *(2 * r["time_limit"] for r in points[0])) * 2
     ax.plot([low, high], [low, high], color="grey", linewidth=0.8)
     limit = max(r["time_limit"] for pair_ in points for r in pair_)
@@ -233,7 +252,7 @@ def scatter(records: list[Record], task: str, pair: tuple[str, str], target: Pat
            xlabel=f"{a} time (s)", ylabel=f"{b} time (s)",
            title=f"{task}: {a} vs {b} ({len(points)} instances)")
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend(loc="upper left")
+    ax.legend(loc="upper left", fontsize="small")
     figure.tight_layout()
     figure.savefig(target, dpi=110)
     plt.close(figure)
@@ -249,6 +268,8 @@ def make_plots(records: list[Record], out: Path, pair: tuple[str, str] | None) -
     written = ["cactus.png"]
     cactus(records, out / "cactus.png", plt)
     backends = list(dict.fromkeys(r["backend"] for r in records))
+    if pair is None and {"search", "cpsat"} <= set(backends):
+        pair = ("search", "cpsat")  # the two backends every puzzle has
     pair = pair or (tuple(backends[:2]) if len(backends) >= 2 else None)
     if pair is None:
         return written
@@ -269,7 +290,8 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     sub.add_argument("-o", "--out", metavar="DIR",
                      help="write report.md and the PNG plots here (default: tables to stdout)")
     sub.add_argument("--scatter", metavar="A,B",
-                     help="the two backends of the scatter plots (default: the first two)")
+                     help="the two backends of the scatter plots "
+                          "(default: search,cpsat, else the first two)")
     sub.set_defaults(run=run_report)
 
 
@@ -280,6 +302,8 @@ def run_report(args: argparse.Namespace) -> int:
     if not path.exists():
         raise GridcpError(f"{path}: no such file")
     records = latest(read_results(path))
+    unsupported = [r for r in records if r.get("unsupported")]
+    records = [r for r in records if not r.get("unsupported")]
     if not records:
         raise GridcpError(f"{path}: no runs recorded")
     pair = None
@@ -289,11 +313,11 @@ def run_report(args: argparse.Namespace) -> int:
             raise GridcpError("--scatter wants two backend names, A,B")
         pair = (names[0], names[1])
     if args.out is None:
-        print(markdown(records, path.name, []))
+        print(markdown(records, path.name, [], unsupported))
         return YES
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     plots = make_plots(records, out, pair)
-    (out / "report.md").write_text(markdown(records, path.name, plots))
+    (out / "report.md").write_text(markdown(records, path.name, plots, unsupported))
     print(f"wrote {out / 'report.md'}" + "".join(f", {out / p}" for p in plots))
     return YES

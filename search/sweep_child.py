@@ -3,8 +3,10 @@
 It reads the run (a JSON object: instance, puzzle, backend, task, rules,
 time_limit, memory_limit in MB) on stdin, caps its address space, runs the
 task through ``search.harness.run_task`` (so every solution is verified) and
-writes one JSON object on stdout.  It imports only what the run needs: the
-CP-SAT backends bring OR-Tools, the others never load it.
+writes one JSON object on stdout.  A backend that does not support the run
+(a rule variant it does not model) gives ERROR with ``"unsupported": true``.
+It imports only what the run needs: the CP-SAT backends bring OR-Tools, the
+others never load it.
 """
 
 from __future__ import annotations
@@ -23,19 +25,24 @@ def limit_memory(megabytes: float | None) -> None:
 
 
 def run(spec: dict) -> dict:
-    from search.harness import run_task, with_backends
+    from search.core import Unsupported
+    from search.harness import run_task, with_backends, with_defaults
     from search.registry import load, load_puzzle
 
     start = time.perf_counter()
     kind_, puzzle = load_puzzle(spec["instance"], spec.get("puzzle"))
     if spec.get("backend_path"):
         kind_, _ = with_backends(kind_, [f"{spec['backend']}={spec['backend_path']}"])
-    if spec.get("rules"):
-        puzzle = kind_.call("apply_options", puzzle, spec["rules"])
+    if kind_.options:
+        puzzle = kind_.call("apply_options", puzzle, with_defaults(kind_, spec.get("rules")))
     parsed = time.perf_counter()
     load(kind_.backends[spec["backend"]])  # timed apart: OR-Tools alone takes ~1.5 s
     imported = time.perf_counter()
-    outcome = run_task(kind_, puzzle, spec["backend"], spec["task"], spec.get("time_limit"))
+    try:
+        outcome = run_task(kind_, puzzle, spec["backend"], spec["task"], spec.get("time_limit"))
+    except Unsupported as error:  # not a failure: the report leaves such runs out
+        return {"status": "ERROR", "unsupported": True, "message": str(error), "wall": 0.0,
+                "parse_wall": round(parsed - start, 6), "import_wall": round(imported - parsed, 6)}
     out = outcome.as_json()
     out["status"] = "ERROR" if outcome.failed else str(outcome.status)
     if outcome.violations:

@@ -158,3 +158,36 @@ def test_harness_overhead_per_run(instances: Path, tmp_path: Path, capsys) -> No
     with capsys.disabled():
         print(f"\nharness overhead per run over {len(cost)} runs: median "
               f"{cost[len(cost) // 2]:.3f} s, max {cost[-1]:.3f} s")
+
+
+def test_manifest_rules_run_each_listed_rule_set(tmp_path: Path) -> None:
+    from search.registry import kinds
+
+    if "lianliankan" not in {k.name for k in kinds()}:
+        pytest.skip("lianliankan is not registered yet")
+    folder = tmp_path / "llk"
+    folder.mkdir()
+    (folder / "ring.llk").write_text("1 2 1 2\n")  # clears only through the border ring
+    (folder / "manifest.tsv").write_text("file\ttask\trules\texpected\n"
+                                         "ring.llk\tsolve\t\tUNSAT\n"
+                                         "ring.llk\tsolve\tborder\tSOLVED\n")
+    out = tmp_path / "r.jsonl"
+    assert bench(str(folder), "--manifest-rules", "--backends", "search", "--tasks", "solve",
+                 "--out", str(out)) == 0
+    by_rules = {json.dumps(r["rules"]): r["status"] for r in read_results(out)}
+    assert by_rules == {"{}": "UNSAT", '{"border": true}': "SOLVED"}
+
+
+def test_an_unsupported_run_is_recorded_and_left_out_of_the_report(
+        instances: Path, tmp_path: Path, capsys) -> None:
+    out = tmp_path / "r.jsonl"
+    assert bench(str(instances / "a.fut"), "--backends", "no=test_harness_fakes:Declines,search",
+                 "--tasks", "solve", "--out", str(out)) == 0
+    by_backend = {r["backend"]: r for r in read_results(out)}
+    assert by_backend["no"]["unsupported"] is True
+    assert by_backend["no"]["message"] == "declines does not model these rules"
+    capsys.readouterr()
+    assert main(["report", str(out)]) == 0
+    report = capsys.readouterr().out
+    assert "## Runs a backend does not support (left out above)" in report
+    assert "| a.fut | solve | SOLVED | 0.0" in report.replace(str(instances) + "/", "")

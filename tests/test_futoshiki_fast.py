@@ -83,6 +83,16 @@ def test_hall_violation_fails() -> None:
     assert not engine.propagate()
 
 
+def test_value_plane_x_wing() -> None:
+    # Value 1 fits only columns 0 and 1 in rows 0 and 1: no other row may put it there.
+    engine = Engine(Futoshiki.empty(4))
+    for i in (2, 3, 6, 7):
+        assert engine.narrow(i, bits(2, 3, 4))
+    assert engine.propagate()
+    assert all(engine.dom[i] & bits(1) == 0 for i in (8, 9, 12, 13))
+    assert engine.dom[10] & bits(1) and engine.dom[15] & bits(1)
+
+
 def test_undo_restores_every_domain() -> None:
     engine = Engine(row_of(5, (0, 0, 3, 0, 0), [((0, 0), (1, 0))]))
     before = list(engine.dom)
@@ -124,14 +134,37 @@ def test_dp_equals_propagate_on_random_5x5_and_6x6() -> None:
             assert count_dp(puzzle) == streamed.count
 
 
+def from_square(n: int, rng: random.Random, givens: float, relations: float) -> Futoshiki:
+    """A puzzle with at least one solution: clues and inequalities read off a
+    shuffled cyclic Latin square."""
+    rows, columns, values = (rng.sample(range(n), n) for _ in range(3))
+    square = [[values[(rows[r] + columns[c]) % n] + 1 for c in range(n)] for r in range(n)]
+    grid = tuple(tuple(v if rng.random() < givens else 0 for v in row) for row in square)
+    less = []
+    for r in range(n):
+        for c in range(n):
+            for y, x in ((r, c + 1), (r + 1, c)):
+                if y < n and x < n and rng.random() < relations:
+                    pair = ((r, c), (y, x))
+                    less.append(pair if square[r][c] < square[y][x] else pair[::-1])
+    return Futoshiki(n, grid, tuple(less))
+
+
 def test_wide_keys_use_python_integers() -> None:
     # n = 7 with inequalities on every column: more than 63 bits per state.
-    rng = random.Random(3)
-    puzzle = random_puzzle(7, rng, givens=0.45, relations=0.5)
+    puzzle = from_square(7, random.Random(3), givens=0.3, relations=0.4)
     assert countdp.key_bits(puzzle) > 63
     expected = PropagateBackend().count(puzzle, time_limit=30)
-    assert expected.complete
+    assert expected.complete and expected.count > 1
     assert CountDPBackend(dp_only=True).count(puzzle).count == expected.count
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_dp_equals_propagate_on_solvable_6x6(seed: int) -> None:
+    puzzle = from_square(6, random.Random(seed), givens=0.2, relations=0.4)
+    expected = PropagateBackend().count(puzzle, time_limit=30)
+    assert expected.complete and expected.count >= 1
+    assert count_dp(puzzle) == expected.count
 
 
 # ---------------------------------------------------------------- symmetry
@@ -196,6 +229,21 @@ def test_long_count_prints_progress(monkeypatch, capsys) -> None:
     monkeypatch.setattr(propagate, "PROGRESS_AFTER", 0.05)
     PropagateBackend().count(Futoshiki.empty(6), time_limit=0.5)
     assert "counting:" in capsys.readouterr().err
+
+
+def test_streaming_count_merges_the_last_cells() -> None:
+    result = PropagateBackend().count(Futoshiki.empty(5))
+    assert (result.status, result.count) == (Status.COUNTED, 161280)
+    assert result.effort["merged"] > 0
+
+
+def test_streaming_count_branches_when_merging_would_grow_too_big(monkeypatch) -> None:
+    monkeypatch.setattr(propagate, "REST_STATES", 3)
+    result = PropagateBackend().count(Futoshiki.empty(4))
+    assert (result.status, result.count) == (Status.COUNTED, 576)
+    monkeypatch.setattr(propagate, "REST_CELLS", 0)
+    linked = Futoshiki(4, Futoshiki.empty(4).givens, (((0, 0), (0, 1)), ((1, 1), (2, 1))))
+    assert PropagateBackend().count(linked).count == brute_force_count(linked)
 
 
 def test_unique_stops_at_two() -> None:

@@ -152,3 +152,17 @@ def test_random_instances_of_the_other_puzzles(puzzle: str, sizes: str, capsys) 
     with_oracle = ORACLES[puzzle].solutions is not None
     assert all(any(a["backend"] == "oracle" for a in line["answers"]) == with_oracle
                for line in lines)
+
+
+def test_manifest_rules_check_each_listed_rule_set(tmp_path: Path, capsys) -> None:
+    if "lianliankan" not in REGISTERED:
+        pytest.skip("lianliankan is not registered yet")
+    (tmp_path / "ring.llk").write_text("1 2 1 2\n")  # clears only through the border ring
+    (tmp_path / "manifest.tsv").write_text("file\ttask\trules\texpected\n"
+                                           "ring.llk\tsolve\t\tUNSAT\n"
+                                           "ring.llk\tsolve\tborder\tSOLVED\n")
+    assert main(["crosscheck", str(tmp_path), "--manifest-rules"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 2
+    assert "ring.llk: agree (0 solutions" in lines[0]
+    assert "ring.llk [border]: agree (at least 1 solution" in lines[1]

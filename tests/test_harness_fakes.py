@@ -11,7 +11,7 @@ import os
 import time
 from dataclasses import replace
 
-from search.core import CountResult, LimitReached, SolveResult, Status
+from search.core import CountResult, LimitReached, SolveResult, Status, Unsupported
 from search.futoshiki.model import Solution
 from search.futoshiki.solver import SearchBackend
 
@@ -102,3 +102,13 @@ class Slow(SearchBackend):
     def count(self, puzzle, *, limit=None, time_limit=None):
         time.sleep(0.4)
         return super().count(puzzle, limit=limit, time_limit=time_limit)
+
+
+class Declines(SearchBackend):
+    """Does not model the rules asked for (as a backend without gravity)."""
+
+    name = "declines"
+    tasks = frozenset({"solve"})
+
+    def solve(self, puzzle, *, time_limit=None):
+        raise Unsupported("declines does not model these rules")

@@ -8,8 +8,10 @@ import random
 import pytest
 
 from search.core import Status
+from search.numberlink import frontier_np
 from search.numberlink.check import check
 from search.numberlink.frontier import FrontierBackend
+from search.numberlink.frontier_dp import Board
 from search.numberlink.io import parse, parse_many
 from search.numberlink.model import Numberlink, Pair
 from search.numberlink.verify import touches_itself, verify
@@ -60,6 +62,18 @@ def test_counts_and_solutions_match_the_oracle(puzzle):
         assert solution.edges in truth
 
 
+@pytest.mark.parametrize("puzzle", BOARDS[:60])
+def test_a_tiny_beam_never_changes_capped_answers(puzzle):
+    truth = {s.edges for s in numberlink_solutions(puzzle)}
+    backend = FrontierBackend(beam=2, beam_from=1)  # the beam pass drops states early
+    assert backend.count(puzzle, limit=2).count == min(len(truth), 2)
+    found = backend.unique(puzzle)
+    assert found.status is (Status.UNSAT, Status.UNIQUE, Status.MULTIPLE)[min(len(truth), 2)]
+    assert {s.edges for s in found.solutions} <= truth
+    assert len({s.edges for s in found.solutions}) == min(len(truth), 2)
+    assert backend.count(puzzle).count == len(truth)  # exact counts never use the beam
+
+
 @pytest.mark.parametrize("puzzle", [p.lenient() for p in random_boards(7, 40)])
 def test_no_self_touch_keeps_every_self_avoiding_solution(puzzle):
     everything = list(numberlink_solutions(puzzle))
@@ -79,6 +93,24 @@ def test_check_verdict_matches_the_oracle(puzzle):
     well = len(lenient) == 1 and sum(map(len, lenient[0].paths)) == cells
     report = check(puzzle, backend="frontier")
     assert report.ok is well
+
+
+@pytest.mark.parametrize("puzzle", BOARDS[::3])
+def test_two_byte_states_count_alike(puzzle):
+    board = Board.of(puzzle)
+    assert frontier_np.run(board, wide=True).count == frontier_np.run(board).count
+    assert frontier_np.run(board, wide=True, cap=2).count == frontier_np.run(board, cap=2).count
+
+
+def test_many_pairs_on_a_thin_board():
+    # 130 pairs on a 3-row frontier need two bytes per plug
+    pairs = tuple(Pair(str(i), (0, 2 * i), (2, 2 * i)) for i in range(130))
+    puzzle = Numberlink(3, 260, pairs, full_cover=False)
+    result = FrontierBackend().count(puzzle)
+    assert result.status is Status.COUNTED
+    assert result.count > 1
+    solved = FrontierBackend().solve(puzzle)
+    assert verify(puzzle, solved.solution) == []
 
 
 def test_wide_boards_are_transposed():
@@ -175,10 +207,10 @@ def janko_puzzles() -> list[Numberlink]:
     return parse_many(path.read_text(), str(path))
 
 
-def test_janko_8x8_exact_counts():
+def test_janko_small_boards_exact_counts():
     puzzles = janko_puzzles()
     backend = FrontierBackend()
-    # 8x8 boards with many solutions: full cover 25 .. 79798, lenient up to 5.2e9
+    # 8x8 and 9x9 boards with many solutions: lenient counts up to 1.04e12
     for index, full, lenient in janko([0, 1, 2, 3, 4, 5]):
         puzzle = puzzles[index]
         assert backend.count(puzzle.covering()).count == full, index

@@ -16,10 +16,16 @@ the symmetry of a square without clues (and of the clue-free part of any
 square), applied only where the puzzle has it.  For the empty square it also
 amounts to fixing the first row: after it, all states are one.
 
-States are packed in one 64-bit integer when ``n * n + n + live fields`` fits
-(``n <= 7``), and the step is vectorised with numpy: for each candidate value,
-filter the states that admit it, build the new keys, then sort and add equal
-keys.  Larger keys use Python integers in object arrays (same code, slower).
+Dead states are dropped early: a value that leaves a linked neighbour no
+value, or a failed Hall test on the cell's column or row.
+
+States are packed in one 64-bit integer when ``n * n + n`` bits plus one
+value field per column carrying an inequality fit (``n <= 6``; ``n = 7``
+without inequalities), and the step is vectorised with numpy: for each
+candidate value, filter the states that admit it, build the new keys, then
+sort and add equal keys.  Larger keys use Python integers in object arrays
+(same code, much slower), so for them a puzzle with few solutions is first
+given to ``propagate`` for a moment.
 Counts are numpy ``int64`` while the number of Latin squares of the order fits
 (``n <= 7``: at most 6.1e13), Python integers beyond.
 
@@ -228,17 +234,20 @@ def count_dp(
                 f"{len(keys):,} states x {len(step.values)} values would need about "
                 f"{needed / 2**20:,.0f} MiB (cap {memory / 2**20:,.0f} MiB)"
             )
-        keys, counts = _advance(keys, counts, step, n, key_type)
+        keys, counts = _advance(keys, counts, step, n, key_type, deadline)
         if not len(keys):
             return 0
+        deadline.check()
         keys = _canonical(keys, step.groups, n, key_type)
+        deadline.check()
         keys, counts = _merge(keys, counts)
-        peak = max(peak, len(keys))
-    stats["states"] = peak
+        peak = stats["states"] = max(peak, len(keys))
     return int(counts.sum())
 
 
-def _advance(keys: np.ndarray, counts: np.ndarray, step: Step, n: int, key_type: Any):
+def _advance(
+    keys: np.ndarray, counts: np.ndarray, step: Step, n: int, key_type: Any, deadline: Deadline
+) -> tuple[np.ndarray, np.ndarray]:
     """All states after filling the step's cell with each candidate value."""
     c = step.column
     width_mask = (1 << n.bit_length()) - 1
@@ -251,6 +260,7 @@ def _advance(keys: np.ndarray, counts: np.ndarray, step: Step, n: int, key_type:
     keep = ~step.clear
     hall = key_type is not object  # numpy counts bits of fixed-width integers only
     for v in step.values:
+        deadline.check()
         bits = (1 << (c + v - 1)) | (1 << (step.row + v - 1))
         ok = (keys & bits) == 0
         if left is not None:  # sign -1: left < this cell

@@ -11,15 +11,20 @@ decision the engine reaches a fixpoint of, cheapest first:
   domains changed: a perfect matching of cells to values, then the strongly
   connected components of its alternating graph show which values no perfect
   matching can give a cell (Regin's filtering); this subsumes naked pairs,
-  triples, ... and hidden ones.
+  triples, ... and hidden ones;
+* the same filtering on each value's plane: a value sits once in every row and
+  column, so its open rows are matched to its open columns (X-wings, ...).
 
 Before the search, static chain bounds tighten the domains once: a cell with
 ``k`` cells transitively below it that must all differ (one chain, or ``k``
 cells in one row or column) is at least ``k + 1``, and symmetrically.
 
-The search branches on a smallest domain (ties: the cell with most
-inequalities) and undoes its changes from the trail instead of copying the
-state per node.  Counting streams: it never stores solutions.
+The search branches on the cell with the smallest domain per weight
+(dom/wdeg), binary (``x = v``, then ``x != v`` propagated), and undoes its
+changes from the trail instead of copying the state per node.  Counting
+streams: it never stores solutions; near the leaves, when few open cells are
+left and no inequality links two of them, it counts their completions by
+merging partial fillings that used the same values in every row and column.
 """
 
 from __future__ import annotations
@@ -41,12 +46,13 @@ from search.core import (
 from search.futoshiki.model import Futoshiki, Solution
 
 CHECK_EVERY = 256  # nodes between two looks at the clock
-REST_CELLS = 25
+REST_CELLS = 20  # a count finishes the last open cells by merging states...
+REST_STATES = 100_000  # ... unless that needs more states than this
 PROGRESS_AFTER = 5.0  # seconds of counting before the first progress line on stderr
 
 
 class Contradiction(Exception):
-    """Raised inside propagation when a domain empties or a rule fails."""
+    """The inequalities form a cycle: the puzzle has no solution."""
 
 
 # ---------------------------------------------------------------- static analysis
@@ -135,12 +141,14 @@ class Engine:
             a, b = ar * n + ac, br * n + bc
             self.larger[a].append(b)
             self.smaller[b].append(a)
-        self.mates = [-1] * (n * n)  # value index each cell had in its last matching
+        # Per row and column, the value index each cell had in its last matching.
+        self.mates = [[-1] * n for _ in self.units]
+        self.plane_mates = [[-1] * n for _ in range(n)]  # per value: row -> column
+        self.dirty_values = self.full  # values whose plane changed
         self.dom = [self.full] * (n * n)
         self.trail: list[tuple[int, int]] = []
         self.queue: list[int] = []
         self.dirty = [True] * (2 * n)
-        self.nodes = 0
         self.weight = [2] * (n * n)  # 2 + the contradictions met at each cell (dom/wdeg)
         self.ok = self._start(puzzle)
 
@@ -176,6 +184,7 @@ class Engine:
             self.queue.append(i)
             r, c = self.unit_of[i]
             self.dirty[r] = self.dirty[c] = True
+            self.dirty_values |= old ^ mask
         return True
 
     def undo(self, mark: int) -> None:
@@ -187,8 +196,8 @@ class Engine:
 
     # -- propagation
 
-    def propagate(self, matching: bool = True) -> bool:
-        """Reach the fixpoint of all rules (or of the cheap ones); False on a contradiction."""
+    def propagate(self) -> bool:
+        """Reach the fixpoint of all rules, cheapest first; False on a contradiction."""
         while True:
             if not self._cheap():
                 return False
@@ -196,9 +205,11 @@ class Engine:
                 return False
             if self.queue:
                 continue
-            if not matching:
-                return True
             if not self._matching():
+                return False
+            if self.queue:
+                continue
+            if not self._planes():
                 return False
             if not self.queue:
                 return True
@@ -268,15 +279,17 @@ class Engine:
             if not dirty[u]:
                 continue
             dirty[u] = False
-            cells = [i for i in unit if dom[i] & (dom[i] - 1)]
-            if len(cells) < 3:  # one or two open cells: singles decide them
+            places = [k for k, i in enumerate(unit) if dom[i] & (dom[i] - 1)]
+            if len(places) < 3:  # one or two open cells: singles decide them
                 continue
+            cells = [unit[k] for k in places]
             doms = [dom[i] for i in cells]
-            mate = [self.mates[i] for i in cells]
+            kept = self.mates[u]
+            mate = [kept[k] for k in places]
             if not _perfect_matching(doms, mate, n):
                 return False
-            for k, i in enumerate(cells):
-                self.mates[i] = mate[k]
+            for k, v in zip(places, mate):
+                kept[k] = v
             allowed = _supported(doms, mate, n)
             if allowed is None:
                 continue
@@ -284,6 +297,52 @@ class Engine:
                 d = doms[k]
                 if d & ~allowed[k] and not self.narrow(i, d & allowed[k]):
                     return False
+        return True
+
+    def _planes(self) -> bool:
+        """The same filtering on each value's plane: a value sits once in every
+        row and column, so rows are matched to columns (X-wings, swordfish, ...)."""
+        if not self.dirty_values:
+            return True
+        dom, n = self.dom, self.n
+        columns = [[0] * n for _ in range(n)]  # value -> row -> columns open to it
+        placed = [0] * n  # value -> rows where it is assigned
+        for i, d in enumerate(dom):
+            r, c = divmod(i, n)
+            if d & (d - 1) == 0:
+                placed[d.bit_length() - 1] |= 1 << r
+                continue
+            while d:
+                low = d & -d
+                d ^= low
+                columns[low.bit_length() - 1][r] |= 1 << c
+        while self.dirty_values:
+            if self.queue:  # a value lost a place: the planes above are stale
+                return True
+            low = self.dirty_values & -self.dirty_values
+            self.dirty_values ^= low
+            v = low.bit_length() - 1
+            places = [r for r in range(n) if not placed[v] >> r & 1]
+            if len(places) < 3:
+                continue
+            rows = [columns[v][r] for r in places]
+            kept = self.plane_mates[v]
+            mate = [kept[r] for r in places]
+            if not _perfect_matching(rows, mate, n):
+                return False
+            for r, c in zip(places, mate):
+                kept[r] = c
+            allowed = _supported(rows, mate, n)
+            if allowed is None:
+                continue
+            for r, open_columns, keep in zip(places, rows, allowed):
+                drop = open_columns & ~keep
+                while drop:
+                    bit = drop & -drop
+                    drop ^= bit
+                    i = r * n + bit.bit_length() - 1
+                    if not self.narrow(i, dom[i] & ~low):
+                        return False
         return True
 
     # -- reading the state
@@ -354,15 +413,17 @@ class Engine:
         self.undo(top)
 
 
-def _count_rest(rest: list[tuple[int, int, int]], n: int) -> int:
+def _count_rest(rest: list[tuple[int, int, int]], n: int, deadline: Deadline) -> int | None:
     """Completions of the last few open cells, tied only by their rows and columns.
 
     Counts without listing them: the cells are filled in order, and partial
     fillings that used the same values in every row and column are merged
-    (their completions are the same), adding their counts.
+    (their completions are the same), adding their counts.  None if that
+    needs more than REST_STATES states (the search then branches instead).
     """
     states = {0: 1}  # packed (row, value) and (column, value) bits used -> count
     for r, c, d in rest:
+        deadline.check()
         row, column = 2 * r * n, (2 * c + 1) * n
         after: dict[int, int] = {}
         for used, ways in states.items():
@@ -372,6 +433,8 @@ def _count_rest(rest: list[tuple[int, int, int]], n: int) -> int:
                 free ^= low
                 key = used | (low << row) | (low << column)
                 after[key] = after.get(key, 0) + ways
+        if len(after) > REST_STATES:
+            return None
         states = after
     return sum(states.values())
 
@@ -467,6 +530,8 @@ class Search:
         self.engine = Engine(puzzle)
         self.deadline = Deadline(time_limit)
         self.nodes = 0
+        self.found = 0  # solutions counted so far
+        self.merged = 0  # subtrees counted by merging states
 
     def _tick(self) -> None:
         self.nodes += 1
@@ -489,7 +554,6 @@ class Search:
 
     def count(self, limit: int | None, progress: bool) -> int:
         """Solutions below the current node, streaming; LimitReached past the cap."""
-        self.found = 0
         self.limit = limit
         self.progress = progress
         self.started = self.next_report = time.perf_counter() + PROGRESS_AFTER
@@ -501,17 +565,19 @@ class Search:
     def _count(self) -> None:
         engine = self.engine
         self.nodes += 1
-        if self.nodes % CHECK_EVERY == 0:
-            self.deadline.check()
-            if self.progress and time.perf_counter() >= self.next_report:
-                self._report()
+        self.deadline.check()  # every node: a merged subtree can take a while
+        if self.progress and time.perf_counter() >= self.next_report:
+            self._report()
         rest = engine.open_rest()
         if rest is not None:
-            self.found += _count_rest(rest, engine.n)
-            if self.limit is not None and self.found >= self.limit:
-                self.found = self.limit
-                raise LimitReached
-            return
+            found = _count_rest(rest, engine.n, self.deadline)
+            if found is not None:
+                self.found += found
+                self.merged += 1
+                if self.limit is not None and self.found >= self.limit:
+                    self.found = self.limit
+                    raise LimitReached
+                return
         i = engine.choose()
         for _ in engine.branches(i):
             self._count()
@@ -595,7 +661,7 @@ class PropagateBackend(Backend[Futoshiki, Solution]):
             status = Status.LIMIT
         except KeyboardInterrupt:
             status, message = Status.LIMIT, "interrupted: the count is a lower bound"
-        self.effort = {"nodes": search.nodes}
+        self.effort = {"nodes": search.nodes, "merged": search.merged}
         return CountResult(status, search.found, _since(start), dict(self.effort), message)
 
 

@@ -136,41 +136,6 @@ class Field:
             return ()
         return None
 
-    def blockers(self, a: int, b: int) -> list[int] | None:
-        """After ``line(a, b)`` failed: the tiles whose removal could open a line
-        (the first tile past each of the eight runs, and the tiles on every
-        segment ``line`` tried), or None when any removal could (not 2 turns)."""
-        if self.turns != 2:
-            return None
-        cells, s = self.cells, self.stride
-        ra, ca = divmod(a, s)
-        rb, cb = divmod(b, s)
-        found = []
-        reach = {}
-        for p in (a, b):
-            for step in (s, -s, 1, -1):
-                last = self._reach(p, step)
-                reach[p, step] = last
-                found.append(last + step)
-        if ca != cb:
-            lo = max(reach[a, -s], reach[b, -s]) // s
-            hi = min(reach[a, s], reach[b, s]) // s
-            left, right = (ca, cb) if ca < cb else (cb, ca)
-            for r in range(lo, hi + 1):
-                base = r * s
-                found.extend(i for i in range(base + left + 1, base + right) if cells[i])
-        else:
-            found.extend(i for i in range(min(a, b) + s, max(a, b), s) if cells[i])
-        if ra != rb:
-            lo = max(reach[a, -1] % s, reach[b, -1] % s)
-            hi = min(reach[a, 1] % s, reach[b, 1] % s)
-            top, bottom = (ra, rb) if ra < rb else (rb, ra)
-            for c in range(lo, hi + 1):
-                found.extend(i for i in range((top + 1) * s + c, bottom * s + c, s) if cells[i])
-        else:
-            found.extend(i for i in range(min(a, b) + 1, max(a, b)) if cells[i])
-        return [i for i in found if cells[i] > 0]
-
     def line_cells(self, a: int, corners: tuple[int, ...], b: int) -> tuple[int, ...]:
         """The cells a line crosses: its corners and the cells between its points."""
         s = self.stride

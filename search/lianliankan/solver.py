@@ -24,7 +24,9 @@ search tries every pair that connects, remembering failed boards.
 from __future__ import annotations
 
 import time
-from collections import defaultdict, deque
+from collections import defaultdict
+from collections.abc import Callable
+from operator import itemgetter
 from typing import Any, ClassVar
 
 from search.core import (
@@ -40,6 +42,7 @@ from search.lianliankan.model import Board, Move, Solution
 from search.lianliankan.paths import Field
 
 Group = tuple[int, ...]  # sorted flat indices of tiles that may pair among themselves
+LOOKAHEAD = 6  # groups whose pairings a node relaxes one step ahead
 
 
 class SearchBackend(Backend[Board, Solution]):
@@ -214,43 +217,37 @@ class PairingSearch:
         gone: set[int] = set()
         witness: list[tuple[int, int, tuple[int, ...]]] = []
 
-        def join(t: int, u: int, line: tuple[int, ...]) -> None:
+        def join(t: int, u: int, line: Any) -> None:
             gone.update((t, u))
             cells[t] = cells[u] = 0
-            witness.append((t, u, line))
+            witness.append((t, u, _getter(line) if isinstance(line, tuple) else line))
 
         try:
             for t, u, line in hint:
                 g = group_of.get(t)
                 if (g is not None and g is group_of.get(u)
                         and (t not in gone or u not in gone)
-                        and not any(cells[c] for c in line)):
+                        and not any(line(cells))):
                     join(t, u, line)
-            # The rest grows event by event: a pair whose line failed waits
-            # until one of the tiles that block it joins.
-            waiting: dict[int, list[tuple[int, int]]] = defaultdict(list)
-            always: list[tuple[int, int]] = []
-            queue = deque((t, u) for g in groups if any(t not in gone for t in g)
-                          for k, t in enumerate(g) for u in g[k + 1:])
-            while queue:
-                t, u = queue.popleft()
-                if t in gone and u in gone:
-                    continue
-                corners = field.line(t, u)
-                if corners is None:
-                    blockers = field.blockers(t, u)
-                    if blockers is None:
-                        always.append((t, u))
-                    for x in blockers or ():
-                        waiting[x].append((t, u))
-                    continue
-                fresh = [x for x in (t, u) if x not in gone]
-                join(t, u, field.line_cells(t, corners, u))
-                for x in fresh:
-                    queue.extend(waiting.pop(x, ()))
-                queue.extend(always)
-                always.clear()
-            return witness if len(gone) == len(group_of) else None
+            pending = [g for g in groups if any(t not in gone for t in g)]
+            grew = True
+            while grew and pending:
+                grew, still = False, []
+                for group in pending:
+                    for t in group:
+                        if t in gone:
+                            continue
+                        for u in group:
+                            if u != t:
+                                corners = field.line(t, u)
+                                if corners is not None:
+                                    join(t, u, field.line_cells(t, corners, u))
+                                    grew = True
+                                    break
+                    if any(t not in gone for t in group):
+                        still.append(group)
+                pending = still
+            return None if pending else witness
         finally:
             cells[:] = saved
 
@@ -277,7 +274,7 @@ class PairingSearch:
                         return [(child, witness) for child in self._splits(groups, group, a)]
             return []
         best: list | None = None
-        for group in sorted(big, key=len):
+        for group in sorted(big, key=len)[:LOOKAHEAD]:
             a = group[0]
             alive = []
             for child in self._splits(groups, group, a):
@@ -289,6 +286,18 @@ class PairingSearch:
                 if len(best) <= 1:
                     break
         return best or []
+
+def _getter(cells: tuple[int, ...]) -> Callable[[list[int]], tuple[int, ...]]:
+    """A fast reader of these cells of a board (always a tuple)."""
+    return itemgetter(*cells, cells[0]) if cells else _NOTHING
+
+
+def _nothing(board: list[int]) -> tuple[int, ...]:
+    return ()
+
+
+_NOTHING = _nothing
+
 
 # ---------------------------------------------------------------- with gravity
 

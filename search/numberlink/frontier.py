@@ -83,10 +83,7 @@ class FrontierBackend(Backend[Numberlink, Solution]):
             result = frontier_np.run(
                 board, cap=cap, record=record, no_touch=self.no_self_touch,
                 max_states=self.max_states, max_stored=self.max_stored, beam=beam,
-                deadline=deadline)
-            self.effort["states"] = max(self.effort["states"], result.max_states)
-            self.effort["cells"] += result.cells
-            self.effort["transitions"] += result.transitions
+                deadline=deadline, effort=self.effort)
             if not result.partial or (cap is not None and result.count >= cap):
                 break
         return board, result

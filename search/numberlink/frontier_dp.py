@@ -48,7 +48,14 @@ class TooWide(Exception):
 
 @dataclass(frozen=True)
 class Board:
-    """The puzzle as the programme sees it: transposed to be no wider than tall."""
+    """The puzzle as the programme sees it: turned to be no wider than tall.
+
+    Of the turns that keep the frontier narrowest (transposing, mirroring the
+    rows, mirroring the columns), the one that meets the ends of the pairs
+    earliest on average is taken: on lenient boards, rows processed before any
+    end breed pieces of path that have yet to find their pairs, and the number
+    of states differs tenfold between turns of one board.
+    """
 
     height: int
     width: int
@@ -57,17 +64,32 @@ class Board:
     lenient: bool
     transposed: bool
     second_end: tuple[bool, ...] = ()  # per cell: the later end of its pair in this order
+    flip_rows: bool = False
+    flip_cols: bool = False
 
     @classmethod
-    def of(cls, puzzle: Numberlink) -> Board:
-        transposed = puzzle.width > puzzle.height
+    def of(cls, puzzle: Numberlink, *, turn: bool = True) -> Board:
+        turns = [(t, fr, fc) for t in (False, True) for fr in (False, True)
+                 for fc in (False, True)]
+        narrow = min(puzzle.width, puzzle.height)
+        boards = [cls._turned(puzzle, *way) for way in turns]
+        boards = [b for b in boards if b.width == narrow]
+        if not turn:
+            return boards[0]
+        return min(boards, key=lambda b: sum(i for i, k in enumerate(b.kinds) if k > 0))
+
+    @classmethod
+    def _turned(cls, puzzle: Numberlink, transposed: bool, flip_rows: bool,
+                flip_cols: bool) -> Board:
         height, width = (puzzle.width, puzzle.height) if transposed else (
             puzzle.height, puzzle.width)
+        board = cls(height, width, (), len(puzzle.pairs), not puzzle.full_cover, transposed,
+                    (), flip_rows, flip_cols)
         ends = puzzle.endpoint
         kinds = []
         for r in range(height):
             for c in range(width):
-                cell = (c, r) if transposed else (r, c)
+                cell = board.cell(r, c)
                 if cell in puzzle.blocked:
                     kinds.append(-1)
                 else:
@@ -79,10 +101,14 @@ class Board:
         second = tuple(kind > 0 and last[kind] == i and kinds.index(kind) < i
                        for i, kind in enumerate(kinds))
         return cls(height, width, tuple(kinds), len(puzzle.pairs), not puzzle.full_cover,
-                   transposed, second)
+                   transposed, second, flip_rows, flip_cols)
 
     def cell(self, r: int, c: int) -> Cell:
         """The puzzle's cell at (r, c) of this board."""
+        if self.flip_rows:
+            r = self.height - 1 - r
+        if self.flip_cols:
+            c = self.width - 1 - c
         return (c, r) if self.transposed else (r, c)
 
 

@@ -2,7 +2,8 @@
 
 Same encoding and rules as the plain mode of ``frontier_dp.run`` (one byte per
 column and one for the edge to the right; colours ``1 + k``, mates ``MB + t``),
-but a level is a ``uint8`` array with one row per state, padded to whole
+but a level is a ``uint8`` array (``uint16`` when the pairs and columns
+do not fit in a byte) with one row per state, padded to whole
 64-bit words so that merging equal states is a sort of word keys.  Counts are
 Python integers in an object array (exact) or ``int64`` saturated at ``cap``.
 
@@ -53,20 +54,25 @@ def run(
     beam: int | None = None,
     beam_rule: str = "random",
     deadline: Deadline | None = None,
+    effort: dict | None = None,
+    wide: bool = False,
 ) -> Result:
     """Count the solutions of ``board`` (saturated at ``cap``); see the module text."""
     H, W, K = board.height, board.width, board.pairs
-    if not encoding_fits(K, W):
+    # One byte per plug when the values fit (2 * pairs + 2 * (W + 1) + 1 <= 256), else two.
+    dtype = np.uint8 if encoding_fits(K, W) and not wide else np.uint16
+    if 1 + K + 2 * (W + 1) > 65535:
         raise TooWide(f"{K} pairs on a frontier of {W} columns exceed the state encoding")
     MB = 1 + K
     BB = MB + W + 1
-    words = (W + 1 + 7) // 8
-    width = 8 * words
+    size = np.dtype(dtype).itemsize
+    words = ((W + 1) * size + 7) // 8
+    width = 8 * words // size
     kinds = board.kinds
     lenient = board.lenient
     deadline = deadline or Deadline(None)
     ctype = object if cap is None else np.int64
-    states = np.zeros((1, width), dtype=np.uint8)
+    states = np.zeros((1, width), dtype=dtype)
     counts = np.array([1], dtype=ctype)
     levels: list[Level] = []
     max_seen, transitions, cells, stored = 1, 0, 0, 0
@@ -169,6 +175,9 @@ def run(
                     emit(rows, block, 0)
             transitions += n
             cells += 1
+            if effort is not None:  # kept up to date, for calls stopped by a limit
+                effort["cells"] += 1
+                effort["transitions"] += n
             if not chunks:
                 return Result(0, max_seen, cells, transitions, levels if record else None,
                               partial=partial)
@@ -190,6 +199,8 @@ def run(
                 partial = True
             if len(states) > max_seen:
                 max_seen = len(states)
+                if effort is not None:
+                    effort["states"] = max(effort["states"], max_seen)
                 if max_seen > max_states:
                     raise TooWide(
                         f"more than {max_states} frontier states after cell ({r}, {c}) of a "

@@ -28,7 +28,7 @@ BLOCK = "\x00"  # a blocked cell in a Grid; None is an empty cell, any other str
 _SEED_ROW = re.compile(r"(?:\|[^|]*\|)+")
 _SEED_CELL = re.compile(r"\|([^|]*)\|")
 _SEED_HEADINGS = ("Table to be solved:", "The solution to the above table:")
-_HEADER = re.compile(r"(\d+)\s*(,?)\s*(\d+)")
+_HEADER = re.compile(r"(\d+)(\s*,\s*|\s+)(\d+)")
 _SIZE = re.compile(r"SIZE\s+(\d+)\s*[xX]\s*(\d+)(\s*[xX]\s*\d+)?")
 _LINE = re.compile(r"LINE#(\d+)\s*\(\s*(\d+)\s*,\s*(\d+)\s*\)\s*-?\s*\(\s*(\d+)\s*,\s*(\d+)\s*\)")
 
@@ -176,7 +176,7 @@ def _grid_stream(text: str, source: str) -> list[Grid]:
             # One bare letter grid (mzucker): the board is every remaining line.
             rows = [list(s) for _, s in lines]
             return [_rectangular([_letters(r) for r in rows], [n for n, _ in lines], source)]
-        a, comma, b = int(header[1]), header[2], int(header[3])
+        a, comma, b = int(header[1]), "," in header[2], int(header[3])
         width, height = (b, a) if comma else (a, b)
         if width == 0 and height == 0:
             break

@@ -10,6 +10,8 @@ import networkx as nx
 
 from search.numberlink.model import Cell, Numberlink, Solution
 
+_STEPS = frozenset({(0, 1), (1, 0), (0, -1), (-1, 0)})
+
 
 def verify(puzzle: Numberlink, solution: Solution) -> list[str]:
     """Violations of the rules (empty list = valid solution)."""
@@ -32,17 +34,17 @@ def verify(puzzle: Numberlink, solution: Solution) -> list[str]:
                 problems.append(f"{name} reuses {cell} (already on path {owner[cell]})")
             owner[cell] = pair.label
         for (r1, c1), (r2, c2) in zip(path, path[1:]):
-            if abs(r1 - r2) + abs(c1 - c2) != 1:
+            if (r1 - r2, c1 - c2) not in _STEPS:
                 problems.append(f"{name} jumps from {(r1, c1)} to {(r2, c2)}")
         nx.add_path(drawn, path)
     if problems:
         return problems
     # Each component must be exactly one pair's path: a chain between its two ends.
-    ends = puzzle.endpoint
+    ends, degree = puzzle.endpoint, drawn.degree
     for component in nx.connected_components(drawn):
         labels = {puzzle.pairs[ends[c]].label for c in component if c in ends}
-        sub = drawn.subgraph(component)
-        if len(labels) != 1 or sub.number_of_edges() != len(component) - 1:
+        edges = sum(degree(c) for c in component) // 2
+        if len(labels) != 1 or edges != len(component) - 1:
             problems.append(f"lines {sorted(labels)} join or branch")
     if puzzle.full_cover:
         empty = [c for c in puzzle.open_cells if c not in owner]

@@ -1,0 +1,260 @@
+"""The Lianliankan CP-SAT backend: its candidate lines, known boards, and
+agreement with a brute-force oracle written here from the rules alone."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter, deque
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from cpmodels.lianliankan import CpSatBackend, candidate_lines
+from search.core import Status, Unsupported
+from search.lianliankan.model import Board, Cell
+from search.lianliankan.verify import verify
+
+# ---------------------------------------------------------------- the oracle
+
+STEPS = ((0, 1), (1, 0), (0, -1), (-1, 0))
+
+
+def joins(grid: list[list[int]], border: bool, turns: int, a: Cell, b: Cell) -> bool:
+    """A line of at most ``turns`` turns from a to b through empty cells (BFS over
+    cell, direction and turns so far)."""
+    height, width, ring = len(grid), len(grid[0]), int(border)
+    fewest: dict[tuple[Cell, int], int] = {}
+    queue = deque((a, d, 0) for d in range(4))
+    while queue:
+        (r, c), d, used = queue.popleft()
+        r, c = r + STEPS[d][0], c + STEPS[d][1]
+        if not (-ring <= r < height + ring and -ring <= c < width + ring):
+            continue
+        if (r, c) == b:
+            return True
+        if 0 <= r < height and 0 <= c < width and grid[r][c]:
+            continue
+        for e in range(4):
+            spent = used + (e != d)
+            if e != (d + 2) % 4 and spent <= turns and fewest.get(((r, c), e), turns + 1) > spent:
+                fewest[((r, c), e)] = spent
+                queue.append(((r, c), e, spent))
+    return False
+
+
+def clearable(board: Board) -> bool:
+    """Brute force: some removal order clears the board (memo over the tiles left)."""
+    picture = {t: board.at(t) for t in board.tiles}
+
+    @cache
+    def clears(left: frozenset[Cell]) -> bool:
+        if not left:
+            return True
+        grid = [[0] * board.width for _ in range(board.height)]
+        for r, c in left:
+            grid[r][c] = picture[r, c]
+        tiles = sorted(left)
+        return any(
+            clears(left - {a, b})
+            for i, a in enumerate(tiles) for b in tiles[i + 1:]
+            if picture[a] == picture[b] and joins(grid, board.border, board.turns, a, b)
+        )
+
+    return clears(frozenset(board.tiles))
+
+
+def greedy_left(board: Board) -> int:
+    """The seed's auto-play: passes in row-major order removing the first pair that
+    joins, until a pass removes nothing; the number of tiles left."""
+    grid = [list(row) for row in board.grid]
+    removed = True
+    while removed:
+        removed = False
+        tiles = [(r, c) for r in range(board.height) for c in range(board.width) if grid[r][c]]
+        for i, a in enumerate(tiles):
+            for b in tiles[i + 1:]:
+                if grid[a[0]][a[1]] and grid[a[0]][a[1]] == grid[b[0]][b[1]] and joins(
+                    grid, board.border, board.turns, a, b
+                ):
+                    grid[a[0]][a[1]] = grid[b[0]][b[1]] = 0
+                    removed = True
+                    break
+    return sum(1 for row in grid for v in row if v)
+
+
+def board_of(text: str, **rules) -> Board:
+    return Board(tuple(tuple(int(v) for v in line.split()) for line in text.strip().splitlines()),
+                 **rules)
+
+
+def solve(board: Board, time_limit: float | None = 30, **options):
+    result = CpSatBackend(**options).solve(board, time_limit=time_limit)
+    if result.status is Status.SOLVED:
+        assert verify(board, result.solution) == []
+    return result
+
+
+# ---------------------------------------------------------------- candidate lines
+
+
+@pytest.mark.parametrize("text, border, a, b, corners", [
+    ("1 0 0 1", False, (0, 0), (0, 3), [()]),  # straight, 0 turns
+    ("1 0\n0 1", False, (0, 0), (1, 1), [((0, 1),), ((1, 0),)]),  # the two 1-turn corners
+    ("1 2 0\n0 2 1", False, (0, 0), (1, 2), [((1, 0),), ((0, 2),)]),  # 1 turn, a 2 on either way
+    ("1 2 0\n0 0 0\n0 2 1", False, (0, 0), (2, 2), [((1, 0), (1, 2))]),  # 2 turns, row 1
+    ("1 2 1", True, (0, 0), (0, 2), [((-1, 0), (-1, 2)), ((1, 0), (1, 2))]),  # U via the ring
+    ("1 2 1", False, (0, 0), (0, 2), [()]),  # no ring: only the straight line, blocked
+])
+def test_candidate_lines_keep_the_least_blocked(text, border, a, b, corners) -> None:
+    lines = candidate_lines(board_of(text, border=border), a, b)
+    free = [line.corners for line in lines if not line.blockers]
+    if free:  # a free line beats every other line of the pair
+        assert len(lines) == 1 and free[0] in corners
+    else:
+        assert sorted(line.corners for line in lines) == sorted(corners)
+
+
+def test_two_turn_lines_through_every_row_and_column() -> None:
+    b = board_of("1 2 3\n4 5 6\n7 8 1")  # the 1s at opposite corners, all cells full
+    lines = candidate_lines(b, (0, 0), (2, 2))
+    assert {line.blockers for line in lines} == {
+        frozenset({(0, 1), (0, 2), (1, 2)}),  # 1 turn at (0, 2)
+        frozenset({(1, 0), (2, 0), (2, 1)}),  # 1 turn at (2, 0)
+        frozenset({(1, 0), (1, 1), (1, 2)}),  # 2 turns through row 1
+        frozenset({(0, 1), (1, 1), (2, 1)}),  # 2 turns through column 1
+    }
+    assert len(candidate_lines(Board(b.grid, border=True), (0, 0), (2, 2))) > len(lines)
+    assert all(line.blockers for line in lines)
+    assert candidate_lines(Board(b.grid, turns=0), (0, 0), (2, 2)) == []
+
+
+# ---------------------------------------------------------------- known boards
+
+GREEDY_TRAP = """
+3 1 3 1
+3 1 1 2
+2 2 2 3
+"""  # the seed's greedy play stops with 6 tiles left
+
+
+@pytest.mark.parametrize("text, rules, clears", [
+    ("1 1", {}, True),  # adjacent
+    ("1 0 0 1", {}, True),  # 0 turns
+    ("1 0\n0 1", {}, True),  # 1 turn
+    ("1 2 0\n0 2 1", {}, True),  # the 2s go first, then 1 turn
+    ("1 2 0\n0 0 0\n0 2 1", {"turns": 1}, True),  # the 2s go first, then 1 turn
+    ("1 2\n2 1", {}, False),  # the crossed 2 x 2
+    ("1 2\n2 1", {"border": True}, False),  # still crossed: every line meets the other picture
+    ("1 2 1 2", {}, False),  # one row, each pair blocked by the other
+    ("1 2 1 2", {"border": True}, True),  # a U through the ring above
+    ("1 2 1 2", {"border": True, "turns": 1}, False),  # the U needs two turns
+    ("1 1 2 2 1 1", {}, True),  # four 1s: which pairs go together is a choice
+    ("0 0\n0 0", {}, True),  # nothing to clear
+    (GREEDY_TRAP, {}, True),
+])
+def test_known_boards(text: str, rules: dict, clears: bool) -> None:
+    b = board_of(text, **rules)
+    assert clearable(b) is clears
+    assert solve(b).status is (Status.SOLVED if clears else Status.UNSAT)
+
+
+def test_greedy_trap_is_a_trap() -> None:
+    b = board_of(GREEDY_TRAP)
+    assert greedy_left(b) > 0
+    moves = solve(b).solution.moves
+    assert len(moves) == len(b.tiles) // 2
+
+
+def test_odd_picture_cannot_clear() -> None:
+    result = solve(board_of("1 2 2"))
+    assert result.status is Status.UNSAT
+    assert "picture 1" in result.message
+
+
+def test_rules_and_calls_it_does_not_model() -> None:
+    backend = CpSatBackend()
+    with pytest.raises(Unsupported, match="gravity"):
+        backend.solve(board_of("1 1", gravity=True))
+    with pytest.raises(Unsupported, match="at most 2 turns"):
+        backend.solve(board_of("1 1", turns=3))
+    for call in (backend.count, backend.unique):
+        with pytest.raises(Unsupported, match="only solves"):
+            call(board_of("1 1"))
+    with pytest.raises(Unsupported):
+        next(iter(backend.solutions(board_of("1 1"))))
+    assert backend.tasks == frozenset({"solve"})
+
+
+def test_time_limit_is_a_limit_not_an_answer() -> None:
+    rng = random.Random(5)
+    tiles = [p for p in range(1, 37) for _ in range(4)]
+    rng.shuffle(tiles)
+    b = Board(tuple(tuple(tiles[r * 18:(r + 1) * 18]) for r in range(8)), border=True)
+    result = CpSatBackend().solve(b, time_limit=0.0)
+    assert result.status is Status.LIMIT and result.solution is None
+
+
+def test_effort_figures() -> None:
+    result = solve(board_of(GREEDY_TRAP))
+    assert set(result.effort) >= {"branches", "conflicts", "deterministic_time"}
+    assert result.wall > 0
+
+
+# ---------------------------------------------------------------- random boards
+
+
+def random_board(rng: random.Random) -> Board:
+    height, width = rng.randint(1, 4), rng.randint(2, 4)
+    pairs = rng.randint(max(1, height * width // 4), height * width // 2)
+    tiles = [p for p in (rng.randint(1, rng.randint(1, 4)) for _ in range(pairs)) for _ in (0, 1)]
+    cells = tiles + [0] * (height * width - len(tiles))
+    rng.shuffle(cells)
+    grid = tuple(tuple(cells[r * width:(r + 1) * width]) for r in range(height))
+    return Board(grid, border=rng.random() < 0.5, turns=rng.choice((0, 1, 2, 2, 2)))
+
+
+@pytest.mark.parametrize("presolve", [True, False])
+def test_random_small_boards_agree_with_brute_force(presolve: bool) -> None:
+    rng = random.Random(2026)
+    verdicts: Counter[Status] = Counter()
+    for _ in range(300):
+        b = random_board(rng)
+        result = solve(b, presolve=presolve)
+        assert result.status is (Status.SOLVED if clearable(b) else Status.UNSAT), b
+        verdicts[result.status] += 1
+    assert verdicts[Status.SOLVED] > 25 and verdicts[Status.UNSAT] > 25  # both sides tested
+
+
+@pytest.mark.slow
+def test_full_8x6_boards_agree_with_the_search_backend() -> None:
+    from search.lianliankan.solver import SearchBackend
+
+    rng = random.Random(48)
+    for index in range(20):
+        tiles = [p for p in range(1, 13) for _ in range(4)]
+        rng.shuffle(tiles)
+        grid = tuple(tuple(tiles[r * 8:(r + 1) * 8]) for r in range(6))
+        b = Board(grid, border=index % 2 == 1)
+        expected = SearchBackend().solve(b, time_limit=60).status
+        assert solve(b, time_limit=60).status is expected, b
+
+
+def _manifest_solve_rows() -> list:
+    from search.manifest import read_manifest
+
+    path = Path(__file__).resolve().parent.parent / "instances" / "lianliankan" / "manifest.tsv"
+    if not path.exists():
+        return []
+    rows = read_manifest(path)
+    return [row for row in rows if row.task == "solve" and "gravity" not in row.rules]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("row", _manifest_solve_rows(), ids=lambda row: row.path.name)
+def test_bundled_boards_match_the_manifest(row) -> None:
+    from search.lianliankan.io import parse
+
+    b = parse(row.path.read_text(), str(row.path))
+    b = Board(b.grid, border="border" in row.rules)
+    assert str(solve(b, time_limit=120).status) == row.expected

@@ -1,0 +1,122 @@
+"""Numberlink: the well-designed check and the generators."""
+
+from __future__ import annotations
+
+import csv
+
+import pytest
+from conftest import INSTANCES, shared
+
+from search.cli import main
+from search.core import Status
+from search.numberlink.check import check
+from search.numberlink.generate import parse_size, seed_board, well_designed
+from search.numberlink.io import format_puzzle, format_solution, parse, parse_many
+from search.numberlink.verify import touches_itself, verify
+
+BACKENDS = ["search", "cpsat"]
+SEED = INSTANCES / "numberlink" / "seed-article" / "seed_7x7.nl"
+
+CASES = [  # puzzle, verdict, lenient count, full-cover count (capped at 2)
+    (SEED.read_text(), "WELL-DESIGNED", 1, 1),
+    ("1.\n1.\n", "NOT WELL-DESIGNED: several lenient solutions", 2, 1),
+    ("| 1 || || 1 |\n| X || || X |\n", "NOT WELL-DESIGNED: the only solution leaves cells empty",
+     1, 0),
+    ("12\n21\n", "NOT WELL-DESIGNED: no solution", 0, 0),
+    ("1..\n...\n..1\n", "NOT WELL-DESIGNED: several lenient solutions; several full-cover "
+     "solutions", 2, 2),
+]
+
+
+@pytest.mark.parametrize("name", BACKENDS)
+@pytest.mark.parametrize("text, verdict, lenient, full", CASES)
+def test_check_verdicts(name, text, verdict, lenient, full):
+    puzzle = parse(text)
+    report = check(puzzle, backend=name, time_limit=30)
+    assert report.verdict == verdict
+    assert report.ok is (verdict == "WELL-DESIGNED")
+    assert report.details["lenient_solutions"] == lenient
+    assert report.details["full_cover_solutions"] == full
+    assert report.status is (Status.UNSAT, Status.UNIQUE, Status.MULTIPLE)[lenient]
+    if report.ok:
+        assert verify(puzzle, report.solution) == []
+
+
+@pytest.mark.parametrize("name", BACKENDS)
+def test_check_matches_expected_counts_up_to_8x8(name):
+    """Capped counts behind the verdict = EXPECTED_COUNTS.csv (n_R1_lenient, n_R2_fullcover)."""
+    root = shared("instances-public", "numberlink")
+    cache: dict[str, list] = {}
+    checked = 0
+    with open(root / "EXPECTED_COUNTS.csv") as handle:
+        for row in csv.DictReader(handle):
+            w, h = int(row["width"]), int(row["height"])
+            if w > 8 or h > 8 or min(w, h) < 2 or not row["n_R1_lenient"].isdigit():
+                continue
+            if row["file"] not in cache:
+                cache[row["file"]] = parse_many((root / row["file"]).read_text(), row["file"])
+            puzzle = cache[row["file"]][int(row["index"])]
+            report = check(puzzle, backend=name, time_limit=60)
+            expected = (min(int(row["n_R1_lenient"]), 2), min(int(row["n_R2_fullcover"]), 2))
+            got = (report.details["lenient_solutions"], report.details["full_cover_solutions"])
+            assert got == expected, (row["file"], row["index"])
+            checked += 1
+    assert checked >= 30
+
+
+def test_seed_generator_is_reproducible_and_faithful():
+    puzzle, solution = seed_board(7, 7, 1)
+    again = seed_board(7, 7, 1)
+    assert (puzzle, solution) == again
+    assert verify(puzzle, solution) == []  # full cover: every open cell on a path
+    assert not touches_itself(puzzle, solution)  # growth never touches the path itself
+    for r, c in puzzle.blocked:  # solid cells are the isolated leftovers
+        assert not any((r + dr, c + dc) in puzzle.blocked
+                       for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0)))
+    wide, _ = seed_board(4, 9, 3)
+    assert (wide.height, wide.width) == (4, 9)
+
+
+def test_seed_generator_cli_prints_puzzle_and_solution(capsys):
+    assert main(["generate", "numberlink", "--method", "seed", "--size", "7",
+                 "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    puzzle, solution = seed_board(7, 7, 1)
+    assert out == format_puzzle(puzzle) + "\n" + format_solution(puzzle, solution) + "\n"
+    assert parse(out) == puzzle  # the trailing solution block is recognised
+
+
+def test_seed_generator_share_of_well_designed(capsys):
+    assert main(["generate", "numberlink", "--method", "seed", "--check", "--size", "6",
+                 "--count", "20"]) == 0
+    assert "well-designed:" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("size, seed", [((6, 6), 1), ((6, 6), 2), ((7, 7), 3), ((5, 8), 4),
+                                        ((10, 10), 5)])
+def test_guaranteed_generator_is_well_designed(size, seed):
+    puzzle, solution, _ = well_designed(*size, seed)
+    assert (puzzle.height, puzzle.width) == size
+    assert verify(puzzle, solution) == []
+    report = check(puzzle, backend="cpsat", time_limit=60)  # the other backend confirms
+    assert report.ok and report.solution.edges == solution.edges
+
+
+def test_parse_size():
+    assert parse_size("7") == (7, 7) and parse_size("12x10") == (10, 12)
+    assert parse_size(None) == (7, 7)
+
+
+@pytest.mark.parametrize("text, code", [(CASES[0][0], 0), (CASES[1][0], 1)])
+def test_check_command_exit_codes(tmp_path, capsys, text, code):
+    path = tmp_path / "p.nl"
+    path.write_text(text)
+    assert main(["check", "--backend", "search", str(path)]) == code
+    assert "solutions" in capsys.readouterr().out
+
+
+def test_bad_file_exits_2(tmp_path, capsys):
+    path = tmp_path / "bad.nl"
+    path.write_text("| 1 || || 2 |\n| || 1 || |\n")
+    assert main(["solve", str(path)]) == 2
+    assert "label 2 occurs once" in capsys.readouterr().err
