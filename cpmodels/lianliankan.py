@@ -23,9 +23,12 @@ each other and the moves play in the order of their steps, ties in any order.
 The precedences hold unconditionally (an undrawn line sits at ``steps``, after
 everything), which makes the minimum a reachability argument CP-SAT can
 propagate: a tile goes no earlier than the earliest of its lines still open,
-and a line blocked by tiles that can never go is closed.  Unsolvable boards
-are mostly refuted by that propagation alone, during presolve.  One redundant
-clause says that some drawn line has no tile in its way (the first move).
+and a line blocked by tiles that can never go is closed.  The same argument
+runs once before the model is built (``earliest_steps``): a tile it never
+reaches makes the board unclearable at once, and its layers bound the steps
+from below.  Before that, ``safe_moves`` plays the pictures that can go
+entirely now.  One redundant clause says that some drawn line has no tile in
+its way (the first move).
 """
 
 from __future__ import annotations
@@ -162,6 +165,39 @@ def _clear_alone(board: Board, cells: list[Cell]) -> list[Move] | None:
 # ---------------------------------------------------------------- the model
 
 
+def earliest_steps(lines: list[tuple[Cell, Cell, Line]]) -> dict[Cell, int]:
+    """A lower bound on the step of every tile that can go at all.
+
+    The relaxation that forgets that a tile goes only once: a line is ready
+    one step after the last of its blockers, a tile at the earliest of its
+    lines; tiles missing from the answer can never go.  Computed layer by
+    layer, counting for each line the blockers not yet placed.
+    """
+    waiting = [len(line.blockers) for _, _, line in lines]
+    blocks: dict[Cell, list[int]] = defaultdict(list)
+    for i, (_, _, line) in enumerate(lines):
+        for t in line.blockers:
+            blocks[t].append(i)
+    earliest: dict[Cell, int] = {}
+    ready = [i for i, n in enumerate(waiting) if n == 0]
+    step = 0
+    while ready:
+        placed = []
+        for i in ready:
+            for t in lines[i][:2]:
+                if t not in earliest:
+                    earliest[t] = step
+                    placed.append(t)
+        ready = []
+        for t in placed:
+            for i in blocks[t]:
+                waiting[i] -= 1
+                if waiting[i] == 0:
+                    ready.append(i)
+        step += 1
+    return earliest
+
+
 class _Model:
     """The CP-SAT model of one board and the way back from its solution.
 
@@ -176,24 +212,34 @@ class _Model:
         self.model = m = cp_model.CpModel()
         tiles = board.tiles
         steps = len(tiles) // 2
-        self.turn = {t: m.new_int_var(0, max(steps - 1, 0), f"turn{t}") for t in tiles}
+        lines = [(a, b, line) for a, b in _same_picture_pairs(board)
+                 for line in candidate_lines(board, a, b)]
+        earliest = earliest_steps(lines)
+        # Tiles that can never go, even if every other removal came first.
+        self.stuck = [t for t in tiles if earliest.get(t, steps) >= steps]
+        self.turn = {
+            t: m.new_int_var(min(earliest.get(t, 0), steps - 1), steps - 1, f"turn{t}")
+            for t in tiles
+        }
         self.options: list[tuple[Cell, Cell, Line, cp_model.IntVar]] = []
         options_of: dict[Cell, list[tuple[cp_model.IntVar, cp_model.IntVar]]] = defaultdict(list)
         first_moves = []
-        for a, b in _same_picture_pairs(board):
-            for line in candidate_lines(board, a, b):
-                k = len(self.options)
-                draw = m.new_bool_var(f"draw{k}")
-                at = m.new_int_var(0, steps, f"at{k}")
-                m.add(at < steps).only_enforce_if(draw)
-                m.add(at == steps).only_enforce_if(~draw)
-                for t in line.blockers:
-                    m.add(at >= self.turn[t] + 1)
-                if not line.blockers:
-                    first_moves.append(draw)
-                self.options.append((a, b, line, draw))
-                options_of[a].append((draw, at))
-                options_of[b].append((draw, at))
+        for a, b, line in lines:
+            ready = max((earliest.get(t, steps) + 1 for t in line.blockers), default=0)
+            if ready >= steps:
+                continue  # a line whose blockers cannot all go first
+            k = len(self.options)
+            draw = m.new_bool_var(f"draw{k}")
+            at = m.new_int_var(ready, steps, f"at{k}")
+            m.add(at < steps).only_enforce_if(draw)
+            m.add(at == steps).only_enforce_if(~draw)
+            for t in line.blockers:
+                m.add(at >= self.turn[t] + 1)
+            if not line.blockers:
+                first_moves.append(draw)
+            self.options.append((a, b, line, draw))
+            options_of[a].append((draw, at))
+            options_of[b].append((draw, at))
         for t in tiles:
             m.add_exactly_one([draw for draw, _ in options_of[t]])
             m.add_min_equality(self.turn[t], [at for _, at in options_of[t]])
@@ -241,6 +287,14 @@ class CpSatBackend(Backend[Board, Solution]):
         left = deadline.remaining()
         if built is None or left == 0:
             return SolveResult(Status.LIMIT, None, time.perf_counter() - start, {})
+        if built.stuck:
+            self.effort = {"safe_moves": len(first)}
+            message = (
+                f"{len(built.stuck)} tiles can never be removed, whatever goes first "
+                f"(one at {built.stuck[0]})"
+            )
+            return SolveResult(Status.UNSAT, None, time.perf_counter() - start,
+                               dict(self.effort), message)
         solver = make_solver(
             time_limit=left,
             workers=int(self.options.get("workers", 1)),

@@ -383,7 +383,8 @@ def run_bench(args: argparse.Namespace) -> int:
                 print(json.dumps(record), flush=True)
     statuses: dict[str, int] = {}
     for record in records:
-        statuses[record["status"]] = statuses.get(record["status"], 0) + 1
+        word = "unsupported" if record.get("unsupported") else record["status"]
+        statuses[word] = statuses.get(word, 0) + 1
     counts = ", ".join(f"{n} {s}" for s, n in sorted(statuses.items()))
     print(f"{len(specs)} runs: {len(records)} new ({counts or 'none'}), "
           f"{len(specs) - len(records)} already in {out}")

@@ -200,7 +200,7 @@ def apply_rule_options(kind_: PuzzleKind, puzzle: Any, args: Any, source: str) -
 
 def run_files(args: Any) -> int:
     codes = []
-    for file in instance_files(args.files):
+    for file in map(str, instance_files(args.files)):
         try:
             kind_, puzzle = load_puzzle(file, args.puzzle)
             puzzle = apply_rule_options(kind_, puzzle, args, file)
@@ -233,7 +233,7 @@ def _invalid(kind_: PuzzleKind, puzzle: Any, file: str, reasons: list[str], args
 
 def _backends_for(kind_: PuzzleKind, args: Any) -> list[str | None]:
     if args.backend == "all":
-        task = "unique" if args.command == "check" else args.command
+        task = kind_.check_task if args.command == "check" else args.command
         names = [name for name in kind_.backends if task in load(kind_.backends[name]).tasks]
         return names
     if args.backend is not None:
@@ -251,7 +251,7 @@ def _backends_for(kind_: PuzzleKind, args: Any) -> list[str | None]:
 
 def run_convert(args: Any) -> int:
     codes = []
-    for file in instance_files(args.files):
+    for file in map(str, instance_files(args.files)):
         try:
             kind_, puzzle = load_puzzle(file, args.puzzle)
         except InputError as error:

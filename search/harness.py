@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from search.core import GridcpError, InputError, Status, Unsupported
-from search.registry import PuzzleKind, kind, load, load_puzzle
+from search.registry import PuzzleKind, instance_files, kind, load, load_puzzle
 
 if TYPE_CHECKING:
     import argparse
@@ -31,28 +31,8 @@ if TYPE_CHECKING:
 TASKS = ("solve", "count", "unique")
 DEFAULT_TIME_LIMIT = 10.0
 INFINITY = math.inf
-# Files under a folder that are never puzzles.
-NOT_PUZZLES = {".md", ".tsv", ".csv", ".json", ".jsonl", ".png", ".pdf", ".py", ".sol"}
 
 # ---------------------------------------------------------------- instances
-
-
-def instance_files(paths: Iterable[str | Path]) -> list[Path]:
-    """FILE arguments as given; DIR arguments as every file under them that may be a
-    puzzle (documentation, tables, solutions and hidden files are left out)."""
-    found: list[Path] = []
-    for path in map(Path, paths):
-        if not path.is_dir():
-            found.append(path)
-            continue
-        for file in sorted(path.rglob("*")):
-            parts = file.relative_to(path).parts
-            if (file.is_file() and not any(p.startswith(".") for p in parts)
-                    and file.suffix.lower() not in NOT_PUZZLES
-                    and "solution" not in file.name.lower()
-                    and not file.name.upper().startswith("SOURCES")):
-                found.append(file)
-    return found
 
 
 def load_instances(paths: Iterable[str | Path], puzzle: str | None,

@@ -9,7 +9,7 @@ import OR-Tools, and adding a puzzle or a backend touches only its own package.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -63,6 +63,7 @@ class PuzzleKind:
     # (puzzle, *, backend: str | None, time_limit: float | None) -> CheckReport;
     # without it, check means "exactly one solution" (unique).
     check: str | None = None
+    check_task: str = "unique"  # the backend task check relies on (for --backend all)
     # (args) -> exit code: prints or writes the puzzles itself.  The CLI gives
     # args.size (str | None), args.seed (int), args.count (int), args.out (dir | None),
     # args.method (str | None), args.json (bool) and what add_generate_arguments adds.
@@ -99,7 +100,7 @@ def kind(name: str) -> PuzzleKind:
 
 def kinds() -> list[PuzzleKind]:
     found = (importlib.import_module(f"search.{name}") for name in PUZZLES)
-    return [module.KIND for module in found if hasattr(module, "KIND")]  # DEV-LENIENT
+    return [module.KIND for module in found]
 
 
 def read_text(path: str | Path) -> str:
@@ -149,24 +150,29 @@ def load_puzzle(path: str | Path, puzzle: str | None = None) -> tuple[PuzzleKind
 Verifier = Callable[[Any, Any], list[str]]
 
 
-NOT_INSTANCES = {".md", ".tsv", ".csv", ".json", ".jsonl", ".py", ".png", ".txt~"}
-NOT_INSTANCE_DIRS = {"solutions", "answers", "A"}  # solution files beside the puzzles
+# Files below a folder that are never puzzles: documentation, tables, plots,
+# solution files and the folders that hold them.
+NOT_INSTANCES = {".md", ".tsv", ".csv", ".json", ".jsonl", ".py", ".png", ".pdf", ".sol"}
+NOT_INSTANCE_DIRS = {"solutions", "answers", "A"}
 
 
-def instance_files(paths: list[str]) -> list[str]:
-    """Files as given; a directory stands for the puzzle files below it, sorted.
+def _is_instance(file: Path, relative: tuple[str, ...]) -> bool:
+    return (file.is_file()
+            and file.suffix.lower() not in NOT_INSTANCES
+            and not file.name.endswith("~")
+            and "solution" not in file.name.lower()
+            and not file.name.upper().startswith("SOURCES")
+            and not any(p.startswith(".") for p in relative)
+            and not NOT_INSTANCE_DIRS.intersection(relative[:-1]))
 
-    Below a directory, documentation, manifests and solution folders are left out.
-    """
-    out: list[str] = []
+
+def instance_files(paths: Iterable[str | Path]) -> list[Path]:
+    """Files as given; a directory stands for the puzzle files below it, sorted."""
+    out: list[Path] = []
     for path in map(Path, paths):
         if not path.is_dir():
-            out.append(str(path))
+            out.append(path)
             continue
-        for file in sorted(path.rglob("*")):
-            relative = file.relative_to(path).parts
-            if (file.is_file() and file.suffix.lower() not in NOT_INSTANCES
-                    and not any(p.startswith(".") for p in relative)
-                    and not NOT_INSTANCE_DIRS.intersection(relative[:-1])):
-                out.append(str(file))
+        out.extend(file for file in sorted(path.rglob("*"))
+                   if _is_instance(file, file.relative_to(path).parts))
     return out

@@ -5,12 +5,13 @@ every unsolved run counted as twice its time limit), median and worst time of
 the solved runs.  Per instance: each backend's time side by side, and the
 answers compared (a count or a verdict that differs between backends is
 listed first).  With ``-o DIR`` it writes ``report.md`` and, with matplotlib
-(the ``plots`` extra), ``cactus.png`` (instances solved within t seconds) and
+(the ``plots`` extra), ``cactus.png`` (instances solved within t seconds, per puzzle and task) and
 ``scatter-TASK.png`` (two backends' times per instance, log-log).
 
 Times are the backends' own wall clocks; the harness's overhead per run
 (process start, imports, parsing: the run's wall seen from outside minus the
-backend's time and the import of the backend's module) has its own table.
+backend's time and the import of the backend's and the verifier's modules)
+has its own table.
 """
 
 from __future__ import annotations
@@ -136,7 +137,7 @@ def overhead_table(records: list[Record]) -> str:
                      _seconds(cost[int(0.9 * (len(cost) - 1))]), _seconds(cost[-1]),
                      _seconds(statistics.median(imports))])
     return _table(["backend", "runs", "overhead median s", "90th percentile s", "max s",
-                   "backend import median s"], rows)
+                   "imports median s"], rows)
 
 
 def markdown(records: list[Record], source: str, plots: list[str],
@@ -171,7 +172,8 @@ def markdown(records: list[Record], source: str, plots: list[str],
                   for r in unsupported]
     parts += ["", "## Harness overhead per run", "",
               "Process start, imports and parsing: the run's wall clock seen from outside "
-              "minus the backend's time and the import of its module (OR-Tools for cpsat).",
+              "minus the backend's time and the import of its module and of the verifier "
+              "(OR-Tools for cpsat, networkx for the Numberlink verifier).",
               "", overhead_table(records), ""]
     if plots:
         parts += ["## Plots", ""] + [f"![{p}]({p})" for p in plots] + [""]
@@ -195,24 +197,33 @@ def _pyplot() -> Any:
 
 
 def cactus(records: list[Record], target: Path, plt: Any) -> None:
-    """Instances solved within t seconds, one line per backend, one panel per task."""
+    """Instances solved within t seconds, one line per backend, one panel per puzzle
+    (rows) and task (columns): backends of one puzzle are compared on its instances."""
+    puzzles = list(dict.fromkeys(r["puzzle"] for r in records))
     tasks = list(dict.fromkeys(r["task"] for r in records))
-    figure, axes = plt.subplots(1, len(tasks), figsize=(5 * len(tasks), 4), squeeze=False)
-    for ax, task in zip(axes[0], tasks):
-        runs = [r for r in records if r["task"] == task]
-        for backend in dict.fromkeys(r["backend"] for r in runs):
-            times = sorted(max(r["wall"], 1e-4) for r in runs
-                           if r["backend"] == backend and solved(r))
-            if times:
-                ax.step(times, range(1, len(times) + 1), where="post", label=backend)
-        ax.set_xscale("log")
-        ax.set_xlabel("time t (s, log)")
-        ax.set_ylabel("instances solved within t")
-        ax.set_title(f"{task} ({len({label(r) for r in runs})} instances)")
-        ax.grid(True, which="both", alpha=0.3)
-        ax.legend()
+    colours = {b: f"C{i}" for i, b in enumerate(dict.fromkeys(r["backend"] for r in records))}
+    figure, axes = plt.subplots(len(puzzles), len(tasks), squeeze=False,
+                                figsize=(5 * len(tasks), 3.6 * len(puzzles)))
+    for row, puzzle in zip(axes, puzzles):
+        for ax, task in zip(row, tasks):
+            runs = [r for r in records if r["task"] == task and r["puzzle"] == puzzle]
+            if not runs:
+                ax.set_axis_off()
+                continue
+            for backend in dict.fromkeys(r["backend"] for r in runs):
+                times = sorted(max(r["wall"], 1e-4) for r in runs
+                               if r["backend"] == backend and solved(r))
+                if times:
+                    ax.step(times, range(1, len(times) + 1), where="post", label=backend,
+                            color=colours[backend])
+            ax.set_xscale("log")
+            ax.set_xlabel("time t (s, log)")
+            ax.set_ylabel("instances solved within t")
+            ax.set_title(f"{puzzle} {task} ({len({label(r) for r in runs})} instances)")
+            ax.grid(True, which="both", alpha=0.3)
+            ax.legend(fontsize="small")
     figure.tight_layout()
-    figure.savefig(target, dpi=110)
+    figure.savefig(target, dpi=100)
     plt.close(figure)
 
 

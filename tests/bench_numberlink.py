@@ -3,10 +3,10 @@
     /work/venv/bin/python tests/bench_numberlink.py [--only flow,janko,check,generate,io]
         [--backends cpsat,search] [--time-limit S] [--janko-backends cpsat]
 
+Pytest: `python -m pytest -m bench tests/bench_numberlink.py` (a short run).
 Reads the public sets in place from ../shared/instances-public/numberlink (any
 folder of files works with --flow DIR); sections whose files are absent are
-skipped.  Wall-clock figures, never asserted.  Also runs under pytest -m bench
-(a short version).
+skipped.  Wall-clock figures, never asserted.
 """
 
 from __future__ import annotations

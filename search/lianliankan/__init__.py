@@ -33,6 +33,7 @@ KIND = PuzzleKind(
     ),
     apply_options=f"{_RULES}:apply_options",
     check=f"{_RULES}:check",
+    check_task="solve",
     generate="search.lianliankan.generate:generate",
     add_generate_arguments="search.lianliankan.generate:add_generate_arguments",
     describe=f"{_IO}:describe",

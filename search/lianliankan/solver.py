@@ -1,5 +1,8 @@
 """The ``search`` backend: the seed's greedy player, and a full-clear search.
 
+A clearing found by greedy play is a clearing, so the full-clear search runs
+the seed's player first and searches only when it gets stuck.
+
 Without gravity a removal only empties cells, so it never breaks another
 pair's line; a clearing order can then always move a pair that connects now
 to the front.  What remains to choose is which tiles of a picture pair up.
@@ -14,7 +17,8 @@ themselves (at first one per picture), and:
   can never go.  This also catches blocking cycles, pictures that each block
   every line of the other;
 * branches on the partner of one tile of a group (that pair is then a group
-  of its own), partners that connect now first;
+  of its own), partners that connect now first; after the first failure,
+  with a one-step look-ahead that takes forced pairings without branching;
 * remembers failed nodes (the groups left) in a transposition table.
 
 With gravity, removals move tiles, none of the facts above hold, and the
@@ -23,8 +27,9 @@ search tries every pair that connects, remembering failed boards.
 
 from __future__ import annotations
 
+import random
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable
 from operator import itemgetter
 from typing import Any, ClassVar
@@ -42,7 +47,7 @@ from search.lianliankan.model import Board, Move, Solution
 from search.lianliankan.paths import Field
 
 Group = tuple[int, ...]  # sorted flat indices of tiles that may pair among themselves
-LOOKAHEAD = 6  # groups whose pairings a node relaxes one step ahead
+FIRST_BUDGET = 100  # nodes of the first dive; each restart doubles it
 
 
 class SearchBackend(Backend[Board, Solution]):
@@ -68,7 +73,8 @@ class SearchBackend(Backend[Board, Solution]):
                                    "time limit reached during greedy play")
         engine = (GravitySearch if puzzle.gravity else PairingSearch)(puzzle, deadline)
         try:
-            moves = engine.run()
+            game = play(puzzle, deadline)  # a clearing found greedily is a clearing
+            moves = list(game.moves) if game.left == 0 else engine.run()
         except LimitReached:
             self.effort = {"nodes": engine.nodes}
             return SolveResult(Status.LIMIT, None, time.perf_counter() - start,
@@ -119,10 +125,17 @@ class PairingSearch:
     """
 
     def __init__(self, board: Board, deadline: Deadline):
+        self.board = board
         self.field = Field(board)
         self.deadline = deadline
         self.nodes = 0
+        self.budget = 0
+        self.rng = random.Random(0)
         self.lookahead = False
+        # Pairs found unable to pair up (their relaxation failed) at a node on
+        # the current path: they stay so in its whole subtree.
+        self.dead: Counter[tuple[int, int]] = Counter()
+        self._killed: list[list[tuple[int, int]]] = []
         self.failed: set[frozenset[Group]] = set()
         by_picture: dict[int, list[int]] = defaultdict(list)
         for i in self.field.tiles():
@@ -130,14 +143,41 @@ class PairingSearch:
         self.start = [tuple(tiles) for tiles in by_picture.values()]
 
     def run(self) -> list[Move] | None:
-        return self._search(list(self.start), [])
+        """Search with restarts: a dive that exceeds its node budget starts
+        again with shuffled choices and twice the budget.  Failed nodes stay in
+        the table (they are proofs), so no work that finished is lost."""
+        budget = FIRST_BUDGET
+        while True:
+            self.budget = self.nodes + budget
+            try:
+                return self._search(list(self.start), [])
+            except _OverBudget:
+                self.field = Field(self.board)
+                self.dead.clear()
+                self._killed.clear()
+                self.rng.shuffle(self.start)
+                budget *= 2
 
     def _search(self, groups: list[Group], hint: list) -> list[Move] | None:
         self.deadline.check()
         self.nodes += 1
+        if self.nodes > self.budget:
+            raise _OverBudget
         field = self.field
         snapshot = field.cells[:]
         played: list[tuple[int, int, tuple[int, ...]]] = []
+        self._killed.append([])
+        try:
+            return self._node(groups, hint, snapshot, played)
+        finally:
+            for pair in self._killed.pop():
+                self.dead[pair] -= 1
+                if not self.dead[pair]:
+                    del self.dead[pair]
+
+    def _node(self, groups: list[Group], hint: list, snapshot: list[int],
+              played: list) -> list[Move] | None:
+        field = self.field
         while True:
             groups = self._close(groups, played)
             if not groups:
@@ -178,27 +218,71 @@ class PairingSearch:
         return groups
 
     def _clearing(self, group: Group) -> list[tuple[int, int, tuple[int, ...]]] | None:
-        """The removals that clear the group now (each checked on the board it
-        meets), or None.  Tries the first tile's partners in order; removals only
-        empty cells, so a pair that connects stays connected."""
-        if not group:
-            return []
+        """The removals that clear the group now, or None.
+
+        For two or four tiles, a pair that connects is removed and the rest is
+        checked on the board after it (the rest may connect only then); larger
+        groups look for a perfect matching of the pairs that connect now, which
+        stay connected while the others go.
+        """
         field = self.field
+        if len(group) > 4:
+            return self._matching(group)
         a = group[0]
         for b in group[1:]:
             if not field.connected(a, b):
                 continue
-            corners = field.path(a, b)  # the seed's line for the move played
             rest = tuple(t for t in group if t != a and t != b)
             if not rest:
-                return [(a, b, corners)]
+                return [(a, b, field.path(a, b))]
             saved = field.cells[a]
             field.cells[a] = field.cells[b] = 0  # see whether the rest clears after a, b
             later = self._clearing(rest)
             field.cells[a] = field.cells[b] = saved
             if later is not None:
-                return [(a, b, corners), *later]
+                return [(a, b, field.path(a, b)), *later]
         return None
+
+    def _matching(self, group: Group) -> list[tuple[int, int, tuple[int, ...]]] | None:
+        field = self.field
+        n = len(group)
+        near = [0] * n
+        for i in range(n):
+            for j in range(i + 1, n):
+                if field.connected(group[i], group[j]):
+                    near[i] |= 1 << j
+                    near[j] |= 1 << i
+        if not all(near):
+            return None
+        dead: set[int] = set()
+
+        def match(left: int) -> list[tuple[int, int]] | None:
+            if not left:
+                return []
+            if left in dead:
+                return None
+            i = (left & -left).bit_length() - 1
+            options = near[i] & left
+            while options:
+                j = (options & -options).bit_length() - 1
+                options &= options - 1
+                rest = match(left & ~(1 << i) & ~(1 << j))
+                if rest is not None:
+                    return [(i, j), *rest]
+            dead.add(left)
+            return None
+
+        pairs = match((1 << n) - 1)
+        if pairs is None:
+            return None
+        out = []
+        saved = field.cells[:]
+        for i, j in pairs:  # each line on the board it meets, as played
+            a, b = group[i], group[j]
+            out.append((a, b, field.path(a, b)))
+            field.cells[a] = field.cells[b] = 0
+        field.cells[:] = saved
+        return out
 
     # ------------------------------------------------------------ the cut
 
@@ -258,7 +342,9 @@ class PairingSearch:
         partners that connect now first."""
         field = self.field
         others = [g for g in groups if g is not group]
-        partners = sorted((b for b in group if b != a), key=lambda b: not field.connected(a, b))
+        partners = [b for b in group if b != a]
+        self.rng.shuffle(partners)
+        partners.sort(key=lambda b: not field.connected(a, b))
         for b in partners:
             pair = (a, b) if a < b else (b, a)
             yield [*others, pair, tuple(t for t in group if t != a and t != b)]
@@ -268,24 +354,38 @@ class PairingSearch:
         field = self.field
         big = [g for g in groups if len(g) >= 4]
         if not self.lookahead:
-            for group in sorted(big, key=len):
+            for group in sorted(big, key=lambda g: (len(g), self.rng.random())):
                 for a in group:
                     if any(b != a and field.connected(a, b) for b in group):
                         return [(child, witness) for child in self._splits(groups, group, a)]
             return []
         best: list | None = None
-        for group in sorted(big, key=len)[:LOOKAHEAD]:
-            a = group[0]
+        for group in sorted(big, key=lambda g: (len(g), self.rng.random())):
+            a = self.rng.choice(group)
             alive = []
             for child in self._splits(groups, group, a):
+                pair = child[-2]
+                if pair in self.dead:
+                    continue
+                self.deadline.check()
                 child_witness = self._reachable(child, witness)
-                if child_witness is not None:
-                    alive.append((child, child_witness))
+                if child_witness is None:
+                    self.dead[pair] += 1  # dead below this node too
+                    self._killed[-1].append(pair)
+                    continue
+                alive.append((child, child_witness))
+                if best is not None and len(alive) >= len(best):
+                    break  # cannot beat the best group so far
             if best is None or len(alive) < len(best):
                 best = alive
                 if len(best) <= 1:
                     break
         return best or []
+
+
+class _OverBudget(Exception):
+    """A dive used up its node budget: restart."""
+
 
 def _getter(cells: tuple[int, ...]) -> Callable[[list[int]], tuple[int, ...]]:
     """A fast reader of these cells of a board (always a tuple)."""

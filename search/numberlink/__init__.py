@@ -30,6 +30,7 @@ KIND = PuzzleKind(
     ),
     apply_options=f"{_HERE}:apply_options",
     check=f"{_HERE}.check:check",
+    check_task="count",
     generate=f"{_HERE}.generate:generate",
     add_generate_arguments=f"{_HERE}.generate:add_generate_arguments",
     describe=f"{_HERE}.io:describe",

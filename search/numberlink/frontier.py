@@ -15,10 +15,11 @@ or two solutions rebuilt from back-pointers, and enumeration of all solutions.
 
 Options: ``max_states`` (default 4,000,000 states in one level; more stops the
 call with LIMIT and a message instead of exhausting memory), ``max_stored``
-(back-pointers kept for ``solve``/``unique``), ``beam`` and ``beam_from``
-(default 20,000 and 169: calls with a cap on boards of at least 13 x 13 cells
-first try a pass that keeps 20,000 states per level; 0 turns it off), and
-``no_self_touch``.
+(back-pointers kept for ``solve``/``unique``), ``probe``, ``beam`` and
+``beam_from`` (default 50,000, 20,000 and 100: a call with a cap on a board
+of at least 100 cells whose exact pass outgrows 50,000 states tries passes
+that keep 2,000 and then 20,000 random states per level before the full exact
+pass; ``beam=0`` turns them off), and ``no_self_touch``.
 
 ``no_self_touch=True`` lets ``solve``, ``count`` and ``unique`` skip solutions
 in which a path touches itself (two grid-neighbours on one path that are not
@@ -60,30 +61,38 @@ class FrontierBackend(Backend[Numberlink, Solution]):
         self.max_stored = int(options.get("max_stored", 40_000_000))
         self.no_self_touch = bool(options.get("no_self_touch", False))
         self.beam = int(options.get("beam", 20_000))
-        self.beam_from = int(options.get("beam_from", 169))
+        self.beam_from = int(options.get("beam_from", 100))
+        self.probe = int(options.get("probe", 50_000))
 
     # ------------------------------------------------------------ the programme
 
     def _run(self, puzzle: Numberlink, *, cap: int | None, record: bool,
              time_limit: float | None) -> tuple[Board, frontier_np.Result]:
-        """One exact pass; with a cap on a large board, a beam pass first.
+        """The exact pass; with a cap on a large board, beam passes may come first.
 
-        The beam pass keeps at most ``beam`` states per level (those with the
-        fewest open ends): the solutions it finds are real, so reaching the cap
-        settles the call (puzzles with many solutions), and a pass that never
-        had to drop a state is exact.  Otherwise the exact pass follows.
+        A call with a cap first runs the exact pass with a small state bound
+        (``probe``).  Should a level outgrow it, passes that keep at most 2,000
+        and then ``beam`` random states per level follow: the solutions they
+        find are real, so reaching the cap settles the call (boards with many
+        solutions).  Otherwise the exact pass runs in full.
         """
         board = Board.of(puzzle)
         deadline = Deadline(time_limit)
-        beams: list[int | None] = [None]
+        passes: list[tuple[int | None, int]] = [(None, self.max_states)]  # (beam, bound)
         if cap is not None and self.beam and board.height * board.width >= self.beam_from:
-            beams.insert(0, self.beam)
+            beams = sorted({min(self.beam, 2_000), self.beam})
+            passes[:0] = [(None, self.probe)] + [(beam, self.max_states) for beam in beams]
         self.effort = {"states": 0, "cells": 0, "transitions": 0}
-        for beam in beams:
-            result = frontier_np.run(
-                board, cap=cap, record=record, no_touch=self.no_self_touch,
-                max_states=self.max_states, max_stored=self.max_stored, beam=beam,
-                deadline=deadline, effort=self.effort)
+        for i, (beam, bound) in enumerate(passes):
+            try:
+                result = frontier_np.run(
+                    board, cap=cap, record=record, no_touch=self.no_self_touch,
+                    max_states=bound, max_stored=self.max_stored, beam=beam,
+                    deadline=deadline, effort=self.effort)
+            except TooWide:
+                if i + 1 == len(passes):
+                    raise
+                continue
             if not result.partial or (cap is not None and result.count >= cap):
                 break
         return board, result

@@ -1,6 +1,11 @@
 """The frontier dynamic programme behind the ``frontier`` Numberlink backend.
 
-Cells are processed in row-major order on a board transposed, if need be, so
+This module holds the board (``Board``), the rules in plain Python, one state
+at a time (``run``, used to enumerate every solution of small boards), and the
+rebuilding of solutions; ``frontier_np`` runs the same rules on whole levels
+with numpy for counting, ``solve`` and ``unique``.
+
+Cells are processed in row-major order on a board turned, if need be, so
 that it is no wider than tall.  A *state* describes the frontier between the
 processed cells and the rest: one byte per column (what crosses below the last
 processed cell of that column) and one byte for the edge leaving the last
@@ -117,7 +122,6 @@ class Run:
     """What one pass of the programme found and spent."""
 
     count: int
-    complete: bool  # False when a limit stopped it (count then a lower bound, 0)
     max_states: int = 0
     cells: int = 0
     transitions: int = 0
@@ -366,9 +370,9 @@ def run(
             if record:
                 levels.append(back)
             if not states:
-                return Run(0, True, max_seen, cells, transitions, levels if record else None)
+                return Run(0, max_seen, cells, transitions, levels if record else None)
     count = states.get(zero, 0)
-    return Run(count, True, max_seen, cells, transitions, levels if record else None)
+    return Run(count, max_seen, cells, transitions, levels if record else None)
 
 
 # ---------------------------------------------------------------- solutions

@@ -1,11 +1,17 @@
 """The frontier programme of ``frontier_dp`` with numpy: all states of a level at once.
 
-Same encoding and rules as the plain mode of ``frontier_dp.run`` (one byte per
-column and one for the edge to the right; colours ``1 + k``, mates ``MB + t``),
-but a level is a ``uint8`` array (``uint16`` when the pairs and columns
-do not fit in a byte) with one row per state, padded to whole
-64-bit words so that merging equal states is a sort of word keys.  Counts are
-Python integers in an object array (exact) or ``int64`` saturated at ``cap``.
+The encoding of ``frontier_dp.run`` (one value per column and one for the edge
+to the right; colours ``1 + k``, mates ``MB + t``) plus *bound pairs*
+``BB + t``: once both ends of a pair are processed, its two plugs become mates
+that must meet each other, and the pair's name is forgotten, so that states
+differing only in which finished pair runs where merge.  A new bound pair that
+crosses another on the boundary of the unprocessed cells is dropped.
+
+A level is a ``uint8`` array (``uint16`` when the pairs and columns do not fit
+in a byte) with one row per state, padded to whole 64-bit words so that merging
+equal states is a sort of word keys.  Counts are Python integers in an object
+array (exact) or ``int64`` saturated at ``cap``.  A *beam* keeps only some
+states per level: the count is then a lower bound, made of real solutions.
 
 With ``record`` the programme keeps, per level and per state, up to two
 (parent row, action) entries: enough to rebuild one solution, and a second one
@@ -57,7 +63,16 @@ def run(
     effort: dict | None = None,
     wide: bool = False,
 ) -> Result:
-    """Count the solutions of ``board`` (saturated at ``cap``); see the module text."""
+    """Count the solutions of ``board`` (saturated at ``cap``); see the module text.
+
+    ``no_touch``: drop states whose last cell touches its own path where the
+    state shows it (sound for the well-designed verdict only).  ``beam``: keep
+    at most that many states per level, chosen by ``beam_rule`` ("random" or
+    "ends": the fewest open ends).  ``effort`` (a dict with states, cells,
+    transitions) is kept up to date as the levels go.  ``wide`` forces two
+    bytes per value.  Raises ``LimitReached`` at the deadline and ``TooWide``
+    past ``max_states`` states in a level or ``max_stored`` back-pointers.
+    """
     H, W, K = board.height, board.width, board.pairs
     # One byte per plug when the values fit (2 * pairs + 2 * (W + 1) + 1 <= 256), else two.
     dtype = np.uint8 if encoding_fits(K, W) and not wide else np.uint16
