@@ -34,7 +34,8 @@ from pathlib import Path
 from typing import Any
 
 from search.core import GridcpError, Status
-from search.harness import listed_rules, load_instances, tasks_of, with_backends
+from search.harness import load_instances, tasks_of, with_backends
+from search.manifest import listed_rules
 
 ROOT = Path(__file__).resolve().parent.parent  # the folder that holds the package
 DEFAULT_TIME_LIMIT = 10.0
@@ -321,9 +322,6 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
                      "NAME=package.module:Class adds an unregistered engine")
     sub.add_argument("--tasks", default="solve,count",
                      help="comma-separated, from solve, count, unique (default: solve,count)")
-    sub.add_argument("--manifest-rules", action="store_true",
-                     help="run each instance under every rule set its manifest.tsv lists "
-                          "(instances not listed: the rule flags given here)")
     sub.add_argument("--memory-limit", type=float, default=DEFAULT_MEMORY_MB, metavar="MB",
                      help=f"address space per run (default {DEFAULT_MEMORY_MB}; 0: none)")
     sub.add_argument("--grace", type=float, default=DEFAULT_GRACE, metavar="S",

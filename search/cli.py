@@ -26,6 +26,7 @@ from search.core import (
     Status,
     UniqueResult,
 )
+from search.manifest import labelled, listed_rules, with_defaults
 from search.registry import (
     PUZZLES,
     PuzzleKind,
@@ -198,18 +199,32 @@ def apply_rule_options(kind_: PuzzleKind, puzzle: Any, args: Any, source: str) -
     return kind_.call("apply_options", puzzle, {**given, **chosen})
 
 
+def rule_variants(kind_: PuzzleKind, puzzle: Any, path: str, args: Any
+                  ) -> list[tuple[str, Any]]:
+    """(name, puzzle) under the rules of the flags, or with ``--manifest-rules``
+    under each rule set the manifest lists for the file: ``ring.llk [border]``."""
+    listed = listed_rules(Path(path), kind_) if args.manifest_rules else []
+    if not (listed and kind_.options):
+        return [(path, apply_rule_options(kind_, puzzle, args, path))]
+    return [(labelled(path, rules), kind_.call("apply_options", puzzle,
+                                               with_defaults(kind_, rules)))
+            for rules in listed]
+
+
 def run_files(args: Any) -> int:
     codes = []
-    for file in map(str, instance_files(args.files)):
+    for path in map(str, instance_files(args.files)):
         try:
-            kind_, puzzle = load_puzzle(file, args.puzzle)
-            puzzle = apply_rule_options(kind_, puzzle, args, file)
-            reasons = kind_.call("validate", puzzle) if kind_.validate else []
-            if reasons:
-                answers = [_invalid(kind_, puzzle, file, reasons, args)]
-            else:
-                answers = [TASKS[args.command](kind_, puzzle, file, backend, args)
-                           for backend in _backends_for(kind_, args)]
+            kind_, parsed = load_puzzle(path, args.puzzle)
+            variants = rule_variants(kind_, parsed, path, args)
+            answers = []
+            for file, puzzle in variants:
+                reasons = kind_.call("validate", puzzle) if kind_.validate else []
+                if reasons:
+                    answers.append(_invalid(kind_, puzzle, file, reasons, args))
+                    continue
+                answers += [TASKS[args.command](kind_, puzzle, file, backend, args)
+                            for backend in _backends_for(kind_, args)]
         except InputError as error:
             print(f"gridcp: {error}", file=sys.stderr)
             codes.append(USAGE)
@@ -345,6 +360,9 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--puzzle", choices=PUZZLES, help="the puzzle kind (default: detected)")
     parser.add_argument("--time-limit", type=float, metavar="S", help="seconds per task")
     parser.add_argument("--json", action="store_true", help="one JSON object per line")
+    parser.add_argument("--manifest-rules", action="store_true",
+                        help="run each file under every rule set its manifest.tsv lists "
+                             "(files not listed: the rule flags given)")
     for option in _all_options():
         parser.add_argument(*option.flags, dest=option.dest, help=option.help,
                             **option.kwargs)

@@ -11,7 +11,6 @@ tiny, a brute-force oracle (``search.oracles``) answers too.
 
 from __future__ import annotations
 
-import functools
 import json
 import math
 import random
@@ -56,61 +55,6 @@ def load_instances(paths: Iterable[str | Path], puzzle: str | None,
 
 
 # ---------------------------------------------------------------- rule variants
-
-
-def listed_rules(path: Path, kind_: PuzzleKind) -> list[dict[str, Any]]:
-    """The distinct rule sets the nearest manifest.tsv lists for this file, as options."""
-    resolved = path.resolve()
-    for folder in resolved.parents:
-        manifest = folder / "manifest.tsv"
-        if manifest.exists():
-            break
-    else:
-        return []
-    found: list[dict[str, Any]] = []
-    for row in _manifest(manifest):
-        if row.path.resolve() == resolved:
-            chosen = _options_of(row.rules, kind_, manifest)
-            if chosen not in found:
-                found.append(chosen)
-    return found
-
-
-@functools.lru_cache(maxsize=64)
-def _manifest(path: Path) -> list[Any]:
-    from search.manifest import read_manifest
-
-    return read_manifest(path)
-
-
-def _options_of(rules: tuple[str, ...], kind_: PuzzleKind, source: Path) -> dict[str, Any]:
-    """``("border", "turns=3")`` -> ``{"border": True, "turns": 3}`` by the puzzle's options."""
-    chosen = {}
-    for rule in rules:
-        name, _, value = rule.partition("=")
-        option = next((o for o in kind_.options if name in (o.dest, o.flags[0].lstrip("-"))),
-                      None)
-        if option is None:
-            raise InputError(f"{kind_.name} has no rule {name!r}", str(source))
-        convert = option.kwargs.get("type", str)
-        chosen[option.dest] = convert(value) if value else True
-    return chosen
-
-
-def labelled(name: str, rules: dict[str, Any] | None) -> str:
-    """An instance with the rule variants it runs under: ``ring.llk [border]``."""
-    shown = ",".join(k if v is True else f"{k}={v}" for k, v in sorted((rules or {}).items()))
-    return f"{name} [{shown}]" if shown else name
-
-
-def with_defaults(kind_: PuzzleKind, rules: dict[str, Any] | None) -> dict[str, Any]:
-    """Every rule at its default unless given, as the command line hands them over."""
-    out = {}
-    for option in kind_.options:
-        flag = option.kwargs.get("action") == "store_true"
-        out[option.dest] = option.kwargs.get("default", False if flag else None)
-    out.update(rules or {})
-    return {k: v for k, v in out.items() if v is not None}
 
 
 # ---------------------------------------------------------------- one task
@@ -372,8 +316,6 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     sub.set_defaults(time_limit=DEFAULT_TIME_LIMIT, run=run_crosscheck)
     sub.add_argument("--backends", help="comma-separated backend names (default: all); "
                      "NAME=package.module:Class adds an unregistered engine")
-    sub.add_argument("--manifest-rules", action="store_true",
-                     help="check each instance under every rule set its manifest.tsv lists")
     sub.add_argument("--random", type=int, metavar="N",
                      help="cross-check N generated instances instead of files (needs --puzzle)")
     sub.add_argument("--size", default=None,
@@ -416,7 +358,7 @@ def random_instances(puzzle: str, n: int, sizes: str | None, seed: int
 
 
 def run_crosscheck(args: argparse.Namespace) -> int:
-    from search.cli import USAGE, apply_rule_options, worst
+    from search.cli import USAGE, apply_rule_options, rule_variants, worst
 
     backends = args.backends.split(",") if args.backends else None
     codes = []
@@ -449,12 +391,7 @@ def run_crosscheck(args: argparse.Namespace) -> int:
 
     for path, kind_, puzzle in load_instances(args.files, args.puzzle, bad):
         try:
-            listed = listed_rules(path, kind_) if args.manifest_rules else []
-            variants = [(str(path), apply_rule_options(kind_, puzzle, args, str(path)))]
-            if listed and kind_.options:
-                variants = [(labelled(str(path), rules),
-                             kind_.call("apply_options", puzzle, with_defaults(kind_, rules)))
-                            for rules in listed]
+            variants = rule_variants(kind_, puzzle, str(path), args)
         except InputError as error:
             bad(error)
             continue

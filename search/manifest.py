@@ -15,10 +15,15 @@ Lines starting with ``#`` are comments; the first other line is the header.
 from __future__ import annotations
 
 import csv
+import functools
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from search.core import InputError
+
+if TYPE_CHECKING:
+    from search.registry import PuzzleKind
 
 COLUMNS = ("file", "task", "rules", "expected", "note")
 TASKS = ("count", "unique", "solve", "check")
@@ -49,3 +54,59 @@ def read_manifest(path: str | Path) -> list[Expectation]:
                         row.get("note") or "")
         )
     return out
+
+
+# ---------------------------------------------------------------- rule sets
+
+
+def listed_rules(path: Path, kind_: PuzzleKind) -> list[dict[str, Any]]:
+    """The distinct rule sets the nearest manifest.tsv lists for this file, as options."""
+    resolved = path.resolve()
+    for folder in resolved.parents:
+        manifest = folder / "manifest.tsv"
+        if manifest.exists():
+            break
+    else:
+        return []
+    found: list[dict[str, Any]] = []
+    for row in _manifest(manifest):
+        if row.path.resolve() == resolved:
+            chosen = _options_of(row.rules, kind_, manifest)
+            if chosen not in found:
+                found.append(chosen)
+    return found
+
+
+@functools.lru_cache(maxsize=64)
+def _manifest(path: Path) -> list[Expectation]:
+    return read_manifest(path)
+
+
+def _options_of(rules: tuple[str, ...], kind_: PuzzleKind, source: Path) -> dict[str, Any]:
+    """``("border", "turns=3")`` -> ``{"border": True, "turns": 3}`` by the puzzle's options."""
+    chosen = {}
+    for rule in rules:
+        name, _, value = rule.partition("=")
+        option = next((o for o in kind_.options if name in (o.dest, o.flags[0].lstrip("-"))),
+                      None)
+        if option is None:
+            raise InputError(f"{kind_.name} has no rule {name!r}", str(source))
+        convert = option.kwargs.get("type", str)
+        chosen[option.dest] = convert(value) if value else True
+    return chosen
+
+
+def labelled(name: str, rules: dict[str, Any] | None) -> str:
+    """An instance with the rule variants it runs under: ``ring.llk [border]``."""
+    shown = ",".join(k if v is True else f"{k}={v}" for k, v in sorted((rules or {}).items()))
+    return f"{name} [{shown}]" if shown else name
+
+
+def with_defaults(kind_: PuzzleKind, rules: dict[str, Any] | None) -> dict[str, Any]:
+    """Every rule at its default unless given, as the command line hands them over."""
+    out = {}
+    for option in kind_.options:
+        flag = option.kwargs.get("action") == "store_true"
+        out[option.dest] = option.kwargs.get("default", False if flag else None)
+    out.update(rules or {})
+    return {k: v for k, v in out.items() if v is not None}

@@ -151,9 +151,9 @@ Verifier = Callable[[Any, Any], list[str]]
 
 
 # Files below a folder that are never puzzles: documentation, tables, plots,
-# solution files and the folders that hold them.
+# solution files and the folders that hold them (and multi-board collections).
 NOT_INSTANCES = {".md", ".tsv", ".csv", ".json", ".jsonl", ".py", ".png", ".pdf", ".sol"}
-NOT_INSTANCE_DIRS = {"solutions", "answers", "A"}
+NOT_INSTANCE_DIRS = {"solutions", "answers", "collections"}
 
 
 def _is_instance(file: Path, relative: tuple[str, ...]) -> bool:

@@ -25,7 +25,7 @@ from typing import Any
 
 from search.bench import read_results, run_key
 from search.core import GridcpError
-from search.harness import labelled
+from search.manifest import labelled
 
 ANSWERED = {"SOLVED", "UNSAT", "UNIQUE", "MULTIPLE", "COUNTED", "INVALID"}
 Record = dict[str, Any]

@@ -26,7 +26,8 @@ def limit_memory(megabytes: float | None) -> None:
 
 def run(spec: dict) -> dict:
     from search.core import Unsupported
-    from search.harness import run_task, with_backends, with_defaults
+    from search.harness import run_task, with_backends
+    from search.manifest import with_defaults
     from search.registry import load, load_puzzle
 
     start = time.perf_counter()

@@ -12,8 +12,8 @@ Sets:
                unsolvable although every tile passes the reachability check
                (seeds 125 and 134): refuted by the model's search, not by the
                quick check
-  labelled     the labelled boards of ../shared/instances-generated/lianliankan/
-               helper-random-v1 (SOLVABLE / UNSOLVABLE from an exact search),
+  labelled     the labelled boards of instances/lianliankan/collections
+               (SOLVABLE / UNSOLVABLE from an exact search),
                the first ``--labelled`` boards of each file, verdicts compared
                with the labels
 """
@@ -40,8 +40,7 @@ from search.lianliankan.solver import SearchBackend  # noqa: E402
 from search.lianliankan.verify import verify  # noqa: E402
 
 LABELLED = (
-    Path(__file__).resolve().parent.parent.parent
-    / "shared" / "instances-generated" / "lianliankan" / "helper-random-v1"
+    Path(__file__).resolve().parent.parent / "instances" / "lianliankan" / "collections"
 )
 LABELLED_FILES = {  # file -> does the border ring count
     "b14x6.txt": True, "b16x9.txt": True, "b18x8.txt": True, "b18x8_noborder.txt": False,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from pathlib import Path
 
 import pytest
 from conftest import backend_names, shared
@@ -31,7 +32,7 @@ from search.registry import kind
 
 KIND = kind("lianliankan")
 BACKENDS = backend_names("lianliankan")
-LABELLED = ("instances-generated", "lianliankan", "helper-random-v1")
+COLLECTIONS = Path(__file__).resolve().parent.parent / "instances" / "lianliankan" / "collections"
 
 
 def board(text: str, **rules) -> Board:
@@ -111,7 +112,7 @@ def test_solution_format_round_trip() -> None:
 
 
 def test_parse_many_reads_the_labelled_files() -> None:
-    folder = shared(*LABELLED)
+    folder = COLLECTIONS
     boards = parse_many((folder / "b14x6.txt").read_text(), "b14x6.txt")
     assert len(boards) == 50
     assert all(verdict == "SOLVABLE" and b.width == 14 and b.height == 6
@@ -262,7 +263,7 @@ def test_labelled_boards_all() -> None:
 
 
 def _labelled_agree(per_file: int | None) -> None:
-    folder = shared(*LABELLED)
+    folder = COLLECTIONS
     expected = {"SOLVABLE": Status.SOLVED, "UNSOLVABLE": Status.UNSAT}
     undecided: list[str] = []
     for name in ("b14x6.txt", "b16x9.txt", "b18x8.txt", "b18x8_noborder.txt"):

@@ -56,6 +56,11 @@ def parse(text: str, source: str = "<input>") -> Board:
         raise InputError("no board in the file", source)
     if _has_seed_header(text):
         return _seed_printout(text, source)
+    headers = [n for n, line in enumerate(text.splitlines(), 1)
+               if line.split()[:2] == ["#", "board"]]
+    if len(headers) > 1:
+        raise InputError(f"a collection of {len(headers)} boards ('# board' lines); "
+                         "give one board per file", source, headers[1])
     return _grid(body, source)
 
 
