@@ -247,15 +247,26 @@ def _invalid(kind_: PuzzleKind, puzzle: Any, file: str, reasons: list[str], args
 
 
 def _backends_for(kind_: PuzzleKind, args: Any) -> list[str | None]:
+    method = getattr(args, "method", None)
     if args.backend == "all":
         task = kind_.check_task if args.command == "check" else args.command
-        names = [name for name in kind_.backends if task in load(kind_.backends[name]).tasks]
-        return names
+        return [name for name in kind_.backends
+                if task in (backend := load(kind_.backends[name])).tasks
+                and (method is None or method in backend.methods)]
     if args.backend is not None:
         if args.backend not in kind_.backends:
             raise InputError(f"{kind_.name} has no backend {args.backend!r} "
                              f"(known: {', '.join(kind_.backends)}, all)", args.files[0])
+        methods = load(kind_.backends[args.backend]).methods
+        if method is not None and method not in methods:
+            raise InputError(f"{kind_.name} backend {args.backend!r} has no method {method!r} "
+                             f"(its methods: {', '.join(methods) or 'none'})", args.files[0])
         return [args.backend]
+    if method is not None:  # a method belongs to one backend: take the one that has it
+        for name, dotted in kind_.backends.items():
+            if method in load(dotted).methods:
+                return [name]
+        raise InputError(f"no {kind_.name} backend has a method {method!r}", args.files[0])
     if args.command == "check":
         return [None]
     return [kind_.default_backend(args.command)]

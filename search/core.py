@@ -133,6 +133,7 @@ class Backend(Generic[P, S]):
 
     name: ClassVar[str] = "?"
     tasks: ClassVar[frozenset[str]] = frozenset({"solve", "solutions", "count", "unique"})
+    methods: ClassVar[tuple[str, ...]] = ()  # variants of the algorithm (``--method``)
 
     def __init__(self, **options: Any):
         self.options = options

@@ -130,6 +130,16 @@ def test_seed_method_prints_the_seed_programs_messages(good: Path, tmp_path: Pat
     assert out.splitlines()[1:] == ["Complete scheme.", "Valid solution.", "1"]
 
 
+def test_a_method_picks_the_backend_that_has_it(good: Path, capsys) -> None:
+    code, out, _ = run(["solve", "--method", "seed", str(good)], capsys)
+    assert code == 0 and "(search," in out.splitlines()[0]
+    assert out.splitlines()[1] == "Incomplete scheme."
+    code, _, err = run(["solve", "--method", "seed", "--backend", "propagate", str(good)], capsys)
+    assert code == 2 and "has no method 'seed'" in err
+    code, _, err = run(["solve", "--method", "nonesuch", str(good)], capsys)
+    assert code == 2 and "no futoshiki backend has a method 'nonesuch'" in err
+
+
 def test_rule_flag_of_another_puzzle_is_refused(good: Path, capsys) -> None:
     from search.cli import _all_options
 

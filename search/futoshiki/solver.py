@@ -84,6 +84,7 @@ class SearchBackend(Backend[Futoshiki, Solution]):
     """
 
     name = "search"
+    methods = ("seed",)
 
     def solutions(self, puzzle: Futoshiki, *, time_limit: float | None = None
                   ) -> Iterator[Solution]:

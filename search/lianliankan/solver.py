@@ -55,10 +55,11 @@ class SearchBackend(Backend[Board, Solution]):
 
     name: ClassVar[str] = "search"
     tasks: ClassVar[frozenset[str]] = frozenset({"solve"})
+    methods: ClassVar[tuple[str, ...]] = ("exact", "greedy")
 
     def __init__(self, method: str | None = None, **options: Any):
         super().__init__(method=method, **options)
-        if method not in (None, "exact", "greedy"):
+        if method not in (None, *self.methods):
             raise Unsupported(f"lianliankan search has methods exact and greedy, not {method!r}")
         self.method = method or "exact"
 
