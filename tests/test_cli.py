@@ -154,3 +154,21 @@ def test_rule_flag_of_another_puzzle_is_refused(good: Path, capsys) -> None:
 def test_convert_writes_the_seed_format(good: Path, capsys) -> None:
     code, out, _ = run(["convert", str(good)], capsys)
     assert code == 0 and out.split() == GOOD.split()
+
+
+def test_check_with_every_backend_uses_the_task_the_puzzle_check_needs(capsys) -> None:
+    board = ROOT / "instances" / "lianliankan" / "handmade" / "zigzag.llk"
+    code, out, _ = run(["check", "--backend", "all", "--json", str(board)], capsys)
+    answers = [json.loads(line) for line in out.splitlines()]
+    assert code == 0
+    assert {(a["backend"], a["verdict"]) for a in answers} == {
+        ("search", "SOLVABLE"), ("cpsat", "SOLVABLE")}
+
+
+def test_manifest_rules_run_a_file_under_each_listed_rule_set(capsys) -> None:
+    board = ROOT / "instances" / "lianliankan" / "handmade" / "ring.llk"
+    code, out, _ = run(["solve", "--manifest-rules", "--json", str(board)], capsys)
+    answers = {json.loads(line)["file"]: json.loads(line)["status"]
+               for line in out.splitlines()}
+    assert answers == {str(board): "UNSAT", f"{board} [border]": "SOLVED"}
+    assert code == 1
