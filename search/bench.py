@@ -308,18 +308,12 @@ def make_executor(jobs: int, dask: str | None) -> Iterator[cf.Executor]:
 
 
 def add_commands(commands: argparse._SubParsersAction) -> None:
-    from search.cli import add_common_arguments
+    from search.cli import add_comparison_command
 
-    text = "run a sweep of instances x backends x tasks, one process per run"
-    sub = commands.add_parser(
-        "bench", help=text, description=text,
-        epilog="Exit codes: 0 the sweep completed (ERROR runs are recorded, not fatal), "
-               "2 bad usage.")
-    sub.add_argument("dirs", nargs="+", metavar="DIR|FILE")
-    add_common_arguments(sub)
-    sub.set_defaults(time_limit=DEFAULT_TIME_LIMIT, run=run_bench)
-    sub.add_argument("--backends", help="comma-separated backend names (default: all); "
-                     "NAME=package.module:Class adds an unregistered engine")
+    sub = add_comparison_command(
+        commands, "bench", "run a sweep of instances x backends x tasks, one process per run",
+        "Exit codes: 0 the sweep completed (ERROR runs are recorded, not fatal), 2 bad usage.",
+        "+", run_bench, DEFAULT_TIME_LIMIT)
     sub.add_argument("--tasks", default="solve,count",
                      help="comma-separated, from solve, count, unique (default: solve,count)")
     sub.add_argument("--memory-limit", type=float, default=DEFAULT_MEMORY_MB, metavar="MB",
@@ -360,11 +354,11 @@ def run_bench(args: argparse.Namespace) -> int:
         raise GridcpError(f"unknown task {', '.join(unknown)!r} (known: {', '.join(TASKS)})")
     if args.jobs < 1 or args.time_limit is None or args.time_limit <= 0:
         raise GridcpError("--jobs and --time-limit must be positive")
-    missing = [d for d in args.dirs if not Path(d).exists()]
+    missing = [d for d in args.files if not Path(d).exists()]
     if missing:
         raise GridcpError(f"no such file or folder: {', '.join(missing)}")
     backends = [b.strip() for b in args.backends.split(",")] if args.backends else None
-    specs = plan(args.dirs, puzzle=args.puzzle, backends=backends, tasks=tasks,
+    specs = plan(args.files, puzzle=args.puzzle, backends=backends, tasks=tasks,
                  rules=vars(args), time_limit=args.time_limit,
                  memory_limit=args.memory_limit, grace=args.grace,
                  manifest_rules=args.manifest_rules)

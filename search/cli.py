@@ -366,6 +366,19 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+def add_comparison_command(commands: argparse._SubParsersAction, name: str, text: str,
+                           epilog: str, nargs: str, run: Callable[[Any], int],
+                           time_limit: float) -> argparse.ArgumentParser:
+    """A command that runs several backends on files (crosscheck, bench)."""
+    sub = commands.add_parser(name, help=text, description=text, epilog=epilog)
+    sub.add_argument("files", nargs=nargs, metavar="FILE|DIR")
+    add_common_arguments(sub)
+    sub.set_defaults(time_limit=time_limit, run=run)
+    sub.add_argument("--backends", help="comma-separated backend names (default: all); "
+                     "NAME=package.module:Class adds an unregistered engine")
+    return sub
+
+
 def add_common_arguments(parser: argparse.ArgumentParser) -> None:
     """Options shared by every command that runs backends on files."""
     parser.add_argument("--puzzle", choices=PUZZLES, help="the puzzle kind (default: detected)")

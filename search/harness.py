@@ -304,18 +304,14 @@ def oracle_outcome(puzzle_name: str, puzzle: Any) -> Outcome:
 
 
 def add_commands(commands: argparse._SubParsersAction) -> None:
-    from search.cli import add_common_arguments
+    from search.cli import add_comparison_command
 
-    text = "run every backend on every task, verify every solution, compare the answers"
-    sub = commands.add_parser(
-        "crosscheck", help=text, description=text,
-        epilog="Exit codes: 0 all agree, 1 a disagreement or an invalid solution, "
-               "2 bad usage or input, 3 a limit left some undecided (none disagree).")
-    sub.add_argument("files", nargs="*", metavar="FILE|DIR")
-    add_common_arguments(sub)
-    sub.set_defaults(time_limit=DEFAULT_TIME_LIMIT, run=run_crosscheck)
-    sub.add_argument("--backends", help="comma-separated backend names (default: all); "
-                     "NAME=package.module:Class adds an unregistered engine")
+    sub = add_comparison_command(
+        commands, "crosscheck",
+        "run every backend on every task, verify every solution, compare the answers",
+        "Exit codes: 0 all agree, 1 a disagreement or an invalid solution, "
+        "2 bad usage or input, 3 a limit left some undecided (none disagree).",
+        "*", run_crosscheck, DEFAULT_TIME_LIMIT)
     sub.add_argument("--random", type=int, metavar="N",
                      help="cross-check N generated instances instead of files (needs --puzzle)")
     sub.add_argument("--size", default=None,

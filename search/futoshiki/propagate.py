@@ -284,13 +284,9 @@ class Engine:
                 continue
             cells = [unit[k] for k in places]
             doms = [dom[i] for i in cells]
-            kept = self.mates[u]
-            mate = [kept[k] for k in places]
-            if not _perfect_matching(doms, mate, n):
+            ok, allowed = _match(doms, self.mates[u], places, n)
+            if not ok:
                 return False
-            for k, v in zip(places, mate):
-                kept[k] = v
-            allowed = _supported(doms, mate, n)
             if allowed is None:
                 continue
             for k, i in enumerate(cells):
@@ -326,13 +322,9 @@ class Engine:
             if len(places) < 3:
                 continue
             rows = [columns[v][r] for r in places]
-            kept = self.plane_mates[v]
-            mate = [kept[r] for r in places]
-            if not _perfect_matching(rows, mate, n):
+            ok, allowed = _match(rows, self.plane_mates[v], places, n)
+            if not ok:
                 return False
-            for r, c in zip(places, mate):
-                kept[r] = c
-            allowed = _supported(rows, mate, n)
             if allowed is None:
                 continue
             for r, open_columns, keep in zip(places, rows, allowed):
@@ -437,6 +429,19 @@ def _count_rest(rest: list[tuple[int, int, int]], n: int, deadline: Deadline) ->
             return None
         states = after
     return sum(states.values())
+
+
+def _match(doms: list[int], kept: list[int], places: list[int], n: int
+           ) -> tuple[bool, list[int] | None]:
+    """Régin's filtering of one unit's open places: (False, None) when they have
+    no perfect matching; else True and the values each may keep (None: nothing
+    to prune). The matching found is kept as the start of the next call."""
+    mate = [kept[k] for k in places]
+    if not _perfect_matching(doms, mate, n):
+        return False, None
+    for k, v in zip(places, mate):
+        kept[k] = v
+    return True, _supported(doms, mate, n)
 
 
 def _perfect_matching(doms: list[int], mate: list[int], n: int) -> bool:

@@ -38,7 +38,7 @@ sent right/down, enough to rebuild one solution, two, or all of them.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from search.core import Deadline, LimitReached
@@ -181,13 +181,7 @@ def run(
             return RB + (t if t < pos else pos)
         return v
 
-    for r in range(H):
-        for c in range(W):
-            if deadline.expired():
-                raise LimitReached
-            kind = kinds[r * W + c]
-            can_right = c + 1 < W and kinds[r * W + c + 1] >= 0
-            can_down = r + 1 < H and kinds[(r + 1) * W + c] >= 0
+    for r, c, kind, can_right, can_down in scan(kinds, H, W, deadline):
             new: dict[bytes, int] = {}
             back: dict[bytes, list] = {}
             get = new.get
@@ -266,17 +260,8 @@ def run(
                             put(bytes(b), n, s, 0)
                             continue
                         # a coloured piece meets an unlabelled one: colour its other end
-                        if no_touch:
-                            cref = CB + colour - 1
-                            b = bytearray(s.replace(bytes((RB + (t if t < p else p),)),
-                                                    bytes((cref,))))
-                            b[c] = cref
-                        else:
-                            b = bytearray(s)
-                            b[c] = 0
-                        b[W] = 0
-                        b[t] = colour
-                        put(bytes(b), n, s, 0)
+                        put(_coloured(s, c, t, W, colour, RB + (t if t < p else p),
+                                      CB + colour - 1 if no_touch else None), n, s, 0)
                         continue
                     # one piece arrives and goes on, down or right
                     if lv:
@@ -288,16 +273,8 @@ def run(
                         if no_touch and l_id and l_id == ident(v, p):
                             continue
                     if v < MB:
-                        if can_down:
-                            b = bytearray(s)
-                            b[c] = v
-                            b[W] = 0
-                            put(bytes(b), n, s, DOWN)
-                        if can_right:
-                            b = bytearray(s)
-                            b[c] = (CB + v - 1) if no_touch else 0
-                            b[W] = v
-                            put(bytes(b), n, s, RIGHT)
+                        _leave(put, s, n, c, W, v, (CB + v - 1) if no_touch else 0,
+                               can_down, can_right)
                         continue
                     t = v - MB
                     old_ref = RB + (t if t < p else p)
@@ -324,16 +301,8 @@ def run(
                 if not lv and not up:
                     if no_touch and (u_id == cref or l_id == cref):
                         continue
-                    if can_down:
-                        b = bytearray(s)
-                        b[c] = colour
-                        b[W] = 0
-                        put(bytes(b), n, s, DOWN)
-                    if can_right:
-                        b = bytearray(s)
-                        b[c] = cref if no_touch else 0
-                        b[W] = colour
-                        put(bytes(b), n, s, RIGHT)
+                    _leave(put, s, n, c, W, colour, cref if no_touch else 0,
+                           can_down, can_right)
                     continue
                 v, p = (lv, W) if lv else (up, c)
                 if no_touch:
@@ -349,15 +318,8 @@ def run(
                     put(bytes(b), n, s, 0)
                     continue
                 t = v - MB
-                if no_touch:
-                    b = bytearray(s.replace(bytes((RB + (t if t < p else p),)), bytes((cref,))))
-                    b[c] = cref
-                else:
-                    b = bytearray(s)
-                    b[c] = 0
-                b[W] = 0
-                b[t] = colour
-                put(bytes(b), n, s, 0)
+                put(_coloured(s, c, t, W, colour, RB + (t if t < p else p),
+                              cref if no_touch else None), n, s, 0)
             transitions += len(states)
             cells += 1
             states = new
@@ -376,6 +338,52 @@ def run(
 
 
 # ---------------------------------------------------------------- solutions
+
+
+def scan(kinds: list[int], H: int, W: int, deadline: Deadline
+         ) -> Iterator[tuple[int, int, int, bool, bool]]:
+    """The cells in row-major order: (row, column, kind, a path may go right,
+    a path may go down); LimitReached when the deadline passes."""
+    for r in range(H):
+        for c in range(W):
+            if deadline.expired():
+                raise LimitReached
+            yield (r, c, kinds[r * W + c], c + 1 < W and kinds[r * W + c + 1] >= 0,
+                   r + 1 < H and kinds[(r + 1) * W + c] >= 0)
+
+
+def _leave(put: Callable[[bytes, int, bytes, int], None], s: bytes, n: int, c: int,
+           W: int, colour: int, mark: int, can_down: bool, can_right: bool) -> None:
+    """A path of ``colour`` leaves cell ``c`` downwards (the cell's frontier
+    slot carries the colour) or rightwards (the carry slot ``W`` does, and the
+    cell keeps ``mark``: its colour reference without self-touching, else 0)."""
+    if can_down:
+        b = bytearray(s)
+        b[c] = colour
+        b[W] = 0
+        put(bytes(b), n, s, DOWN)
+    if can_right:
+        b = bytearray(s)
+        b[c] = mark
+        b[W] = colour
+        put(bytes(b), n, s, RIGHT)
+
+
+def _coloured(s: bytes, c: int, t: int, W: int, colour: int, ref: int,
+              cref: int | None) -> bytes:
+    """State ``s`` after a coloured piece met an unlabelled one whose other end
+    is at ``t``: that end takes the colour, cell ``c`` leaves the frontier (or,
+    without self-touching, the piece's reference ``ref`` becomes the colour
+    reference ``cref``)."""
+    if cref is not None:
+        b = bytearray(s.replace(bytes((ref,)), bytes((cref,))))
+        b[c] = cref
+    else:
+        b = bytearray(s)
+        b[c] = 0
+    b[W] = 0
+    b[t] = colour
+    return bytes(b)
 
 
 def action_sequences(levels: list, limit: int | None = None) -> Iterator[tuple[int, ...]]:

@@ -24,8 +24,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from search.core import Deadline, LimitReached
-from search.numberlink.frontier_dp import DOWN, RIGHT, Board, TooWide, encoding_fits
+from search.core import Deadline
+from search.numberlink.frontier_dp import DOWN, RIGHT, Board, TooWide, encoding_fits, scan
 
 
 @dataclass
@@ -94,13 +94,7 @@ def run(
     partial = False
     all_rows = np.arange(0)
 
-    for r in range(H):
-        for c in range(W):
-            if deadline.expired():
-                raise LimitReached
-            kind = kinds[r * W + c]
-            can_right = c + 1 < W and kinds[r * W + c + 1] >= 0
-            can_down = r + 1 < H and kinds[(r + 1) * W + c] >= 0
+    for r, c, kind, can_right, can_down in scan(kinds, H, W, deadline):
             n = len(states)
             if len(all_rows) < n:
                 all_rows = np.arange(max(n, 2 * len(all_rows)))
