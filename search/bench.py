@@ -308,7 +308,7 @@ def make_executor(jobs: int, dask: str | None) -> Iterator[cf.Executor]:
 
 
 def add_commands(commands: argparse._SubParsersAction) -> None:
-    from search.cli import add_comparison_command
+    from search.cli import add_comparison_command, positive
 
     sub = add_comparison_command(
         commands, "bench", "run a sweep of instances x backends x tasks, one process per run",
@@ -320,7 +320,7 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
                      help=f"address space per run (default {DEFAULT_MEMORY_MB}; 0: none)")
     sub.add_argument("--grace", type=float, default=DEFAULT_GRACE, metavar="S",
                      help=f"kill a run this long after its time limit (default {DEFAULT_GRACE:g})")
-    sub.add_argument("--jobs", "-j", type=int, default=1, help="runs at once (default 1)")
+    sub.add_argument("--jobs", "-j", type=positive(int), default=1, help="runs at once (default 1)")
     sub.add_argument("--dask", metavar="ADDRESS",
                      help="send the runs to a Dask scheduler, e.g. tcp://HOST:8786")
     sub.add_argument("--out", "-o", default="results.jsonl",

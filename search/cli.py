@@ -330,7 +330,8 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
             sub.add_argument("--method", help="a variant of the backend's algorithm "
                              "(futoshiki search: seed; lianliankan search: greedy)")
         if name == "count":
-            sub.add_argument("--limit", type=int, help="stop after N solutions (LIMIT)")
+            sub.add_argument("--limit", type=positive(int), metavar="N",
+                             help="stop after N solutions (LIMIT)")
         sub.set_defaults(run=run_files)
     sub = commands.add_parser("convert", help="write puzzles in their puzzle's native format")
     sub.add_argument("files", nargs="+", metavar="FILE")
@@ -366,6 +367,21 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+def positive(kind: type) -> Callable[[str], Any]:
+    """An argparse type: a number above zero, or a usage error (exit 2)."""
+    def convert(text: str) -> Any:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+        if not value > 0:
+            raise argparse.ArgumentTypeError(f"must be above 0, found {text}")
+        return value
+
+    convert.__name__ = kind.__name__  # argparse names the type in its messages
+    return convert
+
+
 def add_comparison_command(commands: argparse._SubParsersAction, name: str, text: str,
                            epilog: str, nargs: str, run: Callable[[Any], int],
                            time_limit: float) -> argparse.ArgumentParser:
@@ -382,7 +398,8 @@ def add_comparison_command(commands: argparse._SubParsersAction, name: str, text
 def add_common_arguments(parser: argparse.ArgumentParser) -> None:
     """Options shared by every command that runs backends on files."""
     parser.add_argument("--puzzle", choices=PUZZLES, help="the puzzle kind (default: detected)")
-    parser.add_argument("--time-limit", type=float, metavar="S", help="seconds per task")
+    parser.add_argument("--time-limit", type=positive(float), metavar="S",
+                        help="seconds per task")
     parser.add_argument("--json", action="store_true", help="one JSON object per line")
     parser.add_argument("--manifest-rules", action="store_true",
                         help="run each file under every rule set its manifest.tsv lists "

@@ -304,7 +304,7 @@ def oracle_outcome(puzzle_name: str, puzzle: Any) -> Outcome:
 
 
 def add_commands(commands: argparse._SubParsersAction) -> None:
-    from search.cli import add_comparison_command
+    from search.cli import add_comparison_command, positive
 
     sub = add_comparison_command(
         commands, "crosscheck",
@@ -312,7 +312,7 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
         "Exit codes: 0 all agree, 1 a disagreement or an invalid solution, "
         "2 bad usage or input, 3 a limit left some undecided (none disagree).",
         "*", run_crosscheck, DEFAULT_TIME_LIMIT)
-    sub.add_argument("--random", type=int, metavar="N",
+    sub.add_argument("--random", type=positive(int), metavar="N",
                      help="cross-check N generated instances instead of files (needs --puzzle)")
     sub.add_argument("--size", default=None,
                      help="with --random: N or WxH, or several comma-separated, used in turn")

@@ -172,3 +172,11 @@ def test_manifest_rules_run_a_file_under_each_listed_rule_set(capsys) -> None:
                for line in out.splitlines()}
     assert answers == {str(board): "UNSAT", f"{board} [border]": "SOLVED"}
     assert code == 1
+
+
+@pytest.mark.parametrize("words", [["solve", "--time-limit", "-1"], ["count", "--limit", "0"],
+                                   ["count", "--limit", "many"]])
+def test_limits_must_be_positive_numbers(words: list[str], good: Path, capsys) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main([*words, str(good)])
+    assert stop.value.code == 2 and "argument --" in capsys.readouterr().err
