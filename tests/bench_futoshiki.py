@@ -23,6 +23,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 SETS = ROOT.parent / "shared" / "instances-public" / "futoshiki"
 sys.path.insert(0, str(ROOT))
@@ -127,7 +129,7 @@ def bench_counts(
               f"{got['wall']:.3f} | {got['cpu']:.3f} | {got['peak_mib']:.0f} |")
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="skip the empty 7x7 and the "
                         "streaming count of the empty 5x5")
@@ -135,7 +137,7 @@ def main() -> int:
                         help="run each K times and keep the least time (default 1)")
     parser.add_argument("--json", help="also write every run as JSON Lines to this file")
     parser.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     if args.child:
         child(args.child[0], args.child[1], float(args.child[2]))
         return 0
@@ -151,6 +153,11 @@ def main() -> int:
             for figure in figures:
                 out.write(json.dumps(figure) + "\n")
     return 0
+
+
+@pytest.mark.bench
+def test_bench_sample() -> None:
+    assert main(["--quick"]) == 0
 
 
 if __name__ == "__main__":

@@ -21,6 +21,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
@@ -117,7 +119,7 @@ def janko(args, table: dict) -> None:
           f" {wrong} disagree with EXPECTED_COUNTS.csv")
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--flow", action="store_true")
     parser.add_argument("--exact", action="store_true")
@@ -128,7 +130,7 @@ def main() -> int:
                         help="seconds per exact count (default 60)")
     parser.add_argument("--max-columns", type=int, default=17)
     parser.add_argument("--max-states", type=int, default=4_000_000)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     if not PUBLIC.exists():
         print(f"{PUBLIC} is not available", file=sys.stderr)
         return 0
@@ -140,6 +142,11 @@ def main() -> int:
     if args.janko:
         janko(args, table)
     return 0
+
+
+@pytest.mark.bench
+def test_bench_sample() -> None:
+    assert main(["--flow", "--time-limit", "10"]) == 0
 
 
 if __name__ == "__main__":
