@@ -11,7 +11,10 @@ Sections:
   seed      seed-style 20 x 20 boards (20 pictures, 100 pairs): exact search
             time, and the share greedy play clears against the share that clears
   share     the share of random full boards that can be cleared, per size/rule
-  generate  ``--solvable`` full 18 x 8 boards: rate, and none unsolvable
+  generate  ``--solvable`` full 18 x 8 boards with the border (``--method
+            play``): the command's rate, and the exact search on each board
+  reject    the same boards by ``--method reject`` (``--board-limit`` = the
+            time limit): rate, boards drawn, unsolvable and undecided draws
 """
 
 from __future__ import annotations
@@ -19,17 +22,19 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import re
 import statistics
+import subprocess
 import sys
-import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
 
 import pytest  # noqa: E402
 
 from search.core import Status  # noqa: E402
-from search.lianliankan.generate import full_fill, full_tiles, played_fill, seed_fill  # noqa: E402
+from search.lianliankan.generate import full_fill, seed_fill  # noqa: E402
 from search.lianliankan.greedy import play  # noqa: E402
 from search.lianliankan.model import Board  # noqa: E402
 from search.lianliankan.solver import SearchBackend  # noqa: E402
@@ -94,21 +99,39 @@ def bench_share(width: int, height: int, border: bool, gravity: bool, boards: in
             "share": counts["SOLVED"] / decided if decided else None, **_quantiles(times)}
 
 
+SUMMARY = re.compile(r"\(([\d.]+) per second, (\d+) drawn(?:, (\d+) undecided)?")
+SOLVABLE = ["--full", "--border", "--solvable", "--seed", "1"]  # 18 x 8, 36 pictures x 4
+
+
+def _generate(options: list[str], boards: int) -> tuple[list[Board], dict]:
+    """The boards of ``gridcp generate lianliankan OPTIONS --count N --json``, and the
+    rate, draws and undecided boards of its summary line."""
+    command = [sys.executable, "-m", "search", "generate", "lianliankan", *options,
+               "--count", str(boards), "--json"]
+    done = subprocess.run(command, capture_output=True, text=True, check=True, cwd=ROOT)
+    grids = [json.loads(line) for line in done.stdout.splitlines()]
+    found = SUMMARY.search(done.stderr)
+    assert found, done.stderr
+    rate, drawn, undecided = found.groups()
+    summary = {"per_second": float(rate), "drawn": int(drawn), "undecided": int(undecided or 0)}
+    return [Board(tuple(map(tuple, g["grid"])), border=g["border"]) for g in grids], summary
+
+
 def bench_generate(boards: int, time_limit: float) -> dict:
-    rng_boards = []
-    start = time.perf_counter()
-    tries = 0
-    while len(rng_boards) < boards:
-        grid = played_fill(18, 8, full_tiles(144, 36), True, 2, random.Random(tries))
-        tries += 1
-        if grid is not None:
-            rng_boards.append(grid)
-    rate = boards / (time.perf_counter() - start)
+    grids, summary = _generate(SOLVABLE, boards)
     counts = {"SOLVED": 0, "UNSAT": 0, "LIMIT": 0}
-    for grid in rng_boards:
-        counts[str(_solve(Board(grid, border=True), time_limit).status)] += 1
-    return {"section": "generate", "size": "18x8", "boards": boards, "drawn": tries,
-            "per_second": rate, **counts}
+    for board in grids:
+        counts[str(_solve(board, time_limit).status)] += 1
+    return {"section": "generate", "size": "18x8", "boards": boards,
+            "per_second": summary["per_second"], "drawn": summary["drawn"], **counts}
+
+
+def bench_reject(boards: int, time_limit: float) -> dict:
+    _, summary = _generate([*SOLVABLE, "--method", "reject", "--board-limit", str(time_limit)],
+                           boards)
+    unsat = summary["drawn"] - boards - summary["undecided"]
+    return {"section": "reject", "size": "18x8", "boards": boards, "board_limit": time_limit,
+            **summary, "UNSAT": unsat}
 
 
 def run(sections: list[str], boards: int, time_limit: float, out: str | None) -> list[dict]:
@@ -132,19 +155,22 @@ def run(sections: list[str], boards: int, time_limit: float, out: str | None) ->
             emit(bench_share(width, height, border, gravity, boards, time_limit))
     if "generate" in sections:
         emit(bench_generate(boards, time_limit))
+    if "reject" in sections:
+        emit(bench_reject(boards, time_limit))
     return rows
 
 
 @pytest.mark.bench
 def test_bench_sample() -> None:
-    rows = run(["full", "seed", "generate"], boards=10, time_limit=30, out=None)
+    rows = run(["full", "seed", "generate", "reject"], boards=10, time_limit=30, out=None)
     assert rows
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("sections", nargs="*", default=["full", "seed", "share", "generate"])
+    parser.add_argument("sections", nargs="*",
+                        default=["full", "seed", "share", "generate", "reject"])
     parser.add_argument("--boards", type=int, default=1000)
     parser.add_argument("--time-limit", type=float, default=30.0)
     parser.add_argument("--out", help="append the rows as JSON lines to this file")

@@ -344,8 +344,56 @@ def test_generators_are_seeded_and_full_boards_deal_fours() -> None:
     for seed in range(5):
         for border in (False, True):
             grid = played_fill(6, 4, tiles, border, 2, random.Random(seed))
+            assert grid == played_fill(6, 4, tiles, border, 2, random.Random(seed))
             if grid is not None:
                 assert clearable(Board(grid, border=border))
+
+
+
+def test_blank_game_joins_what_the_verifier_connects() -> None:
+    """``BlankGame.joined`` (look-up rays kept through removals) finds exactly the
+    tiles the verifier's search connects, for any number of turns."""
+    from search.lianliankan.generate import BlankGame
+
+    rng = random.Random(11)
+    for _ in range(150):
+        b = dataclasses.replace(random_board(rng, 6), gravity=False,
+                                turns=rng.choice((0, 1, 2, 2, 3)))
+        game = BlankGame(b)
+        while True:
+            tiles = game.field.tiles()
+            now = game.field.board(b)
+            for p in tiles:
+                expected = [q for q in tiles if q != p and fewest_turns(
+                    now, game.field.cell(p), game.field.cell(q)) is not None]
+                assert game.joined(p) == expected, (now, p)
+            if len(tiles) < 2:
+                break
+            for q in rng.sample(tiles, 2):
+                game.remove(q)
+
+
+
+def test_reject_skips_boards_the_search_leaves_undecided(monkeypatch, capsys) -> None:
+    from search.cli import main
+    from search.lianliankan import generate
+
+    verdicts = iter([Status.LIMIT, Status.UNSAT, Status.SOLVED])
+    limits = []
+
+    def search_status(b: Board, time_limit: float) -> Status:
+        limits.append(time_limit)
+        return next(verdicts)
+
+    monkeypatch.setattr(generate, "search_status", search_status)
+    argv = ["generate", "lianliankan", "--full", "--solvable", "--method", "reject",
+            "--size", "6x4", "--board-limit", "0.5"]
+    assert main(argv) == 0
+    out, err = capsys.readouterr()
+    assert limits == [0.5] * 3 and out.count("# board") == 1
+    assert "3 drawn, 1 undecided at 0.5 s skipped" in err
+    assert main([*argv[:-1], "0"]) == 2
+    assert "--board-limit must be positive" in capsys.readouterr().err
 
 
 # ---------------------------------------------------------------- bundled instances

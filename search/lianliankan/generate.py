@@ -12,7 +12,8 @@
   picture, repeat until the board is empty (a stuck game starts again); the
   painted board clears in the order played, which is the board built by
   placing pairs backwards.  ``--method reject`` (and any board with
-  ``--gravity``) draws boards until the exact search clears one.
+  ``--gravity``) draws boards until the exact search clears one within
+  ``--board-limit`` seconds; a board it leaves undecided is skipped.
 
 Board k (1-based) of ``--seed S`` is drawn from ``random.Random(S + k - 1)``.
 """
@@ -29,11 +30,13 @@ from typing import Any
 
 from search.core import GridcpError, Status
 from search.lianliankan.io import format_board
-from search.lianliankan.model import Board, Cell, Grid
+from search.lianliankan.model import Board, Grid
+from search.lianliankan.paths import WALL, Field
 
 SEED_SIZE = (20, 20)
 FULL_SIZE = (18, 8)
 MAX_TRIES = 10_000  # boards drawn per requested one before giving up
+BOARD_LIMIT = 2.0  # seconds of exact search per board in reject: some boards take minutes
 
 
 # ---------------------------------------------------------------- the fills
@@ -81,81 +84,119 @@ def played_fill(width: int, height: int, tiles: list[int], border: bool, turns: 
     rng.shuffle(pairs)
     cells = [(r, c) for r in range(height) for c in range(width)]
     occupied = rng.sample(cells, len(tiles)) if len(tiles) < len(cells) else cells
-    grid = [[0] * width for _ in range(height)]
+    blank = [[0] * width for _ in range(height)]
     for r, c in occupied:
-        grid[r][c] = -1  # a blank tile
-    left = list(occupied)
+        blank[r][c] = 1
+    game = BlankGame(Board(tuple(map(tuple, blank)), border=border, turns=turns))
+    left = [game.field.index(cell) for cell in occupied]
+    grid = [[0] * width for _ in range(height)]
     for picture in pairs:
-        rng.shuffle(left)
-        for a in left:
-            near = joined(grid, a, border, turns)
+        # a lazy shuffle: the first tile tried almost always has a partner
+        for k in range(len(left)):
+            j = rng.randrange(k, len(left))
+            left[k], left[j] = left[j], left[k]
+            near = game.joined(left[k])
             if near:
-                b = rng.choice(near)
-                grid[a[0]][a[1]] = grid[b[0]][b[1]] = picture
-                left.remove(a)
-                left.remove(b)
+                a, b = left[k], rng.choice(near)
                 break
         else:
             return None
+        for i in (a, b):
+            game.remove(i)
+            left.remove(i)
+            r, c = game.field.cell(i)
+            grid[r][c] = picture
     return tuple(tuple(row) for row in grid)
 
 
-def joined(grid: list[list[int]], a: Cell, border: bool, turns: int) -> list[Cell]:
-    """Blank tiles (-1) that a line of at most ``turns`` turns through cells that
-    are not blank tiles joins to ``a`` (the ring outside the board with ``border``).
-    Painted cells count as empty: they are removed before in the game."""
-    height, width = len(grid), len(grid[0])
-    lo_r, hi_r, lo_c, hi_c = (-1, height, -1, width) if border else (0, height - 1, 0, width - 1)
+class BlankGame:
+    """A game on blank tiles, for the connection sets of ``played_fill``.
 
-    def inside(r: int, c: int) -> bool:
-        return 0 <= r < height and 0 <= c < width
+    Besides the ``Field`` it keeps, per direction, the first cell that is not
+    empty from each cell on (a tile, or a wall), so that a segment of a line
+    costs one look-up; removals update only the runs through the removed cell.
+    """
 
-    found: set[Cell] = set()
-    frontier = {(a, -1)}  # (cell, axis of the segment that reached it)
-    seen: set[tuple[Cell, int]] = set()
-    for _ in range(turns + 1):
-        nxt = set()
-        for (r, c), axis in frontier:
-            for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1)):
-                new_axis = 0 if dr else 1
-                if new_axis == axis:
-                    continue
-                rr, cc = r + dr, c + dc
-                while lo_r <= rr <= hi_r and lo_c <= cc <= hi_c:
-                    if inside(rr, cc) and grid[rr][cc] == -1:
-                        found.add((rr, cc))
-                        break
-                    if ((rr, cc), new_axis) not in seen:
-                        seen.add(((rr, cc), new_axis))
-                        nxt.add(((rr, cc), new_axis))
-                    rr, cc = rr + dr, cc + dc
-        frontier = nxt
-    found.discard(a)
-    return sorted(found)
+    __slots__ = ("field", "turns", "rays")
+
+    def __init__(self, board: Board):
+        self.field = field = Field(board)
+        self.turns = board.turns
+        cells = field.cells
+        inner = [i for i, v in enumerate(cells) if v != WALL]
+        self.rays: list[list[int]] = []
+        for step in field.walks:
+            ray = [0] * len(cells)
+            for i in (reversed(inner) if step > 0 else inner):  # i + step comes first
+                j = i + step
+                ray[i] = j if cells[j] else ray[j]
+            self.rays.append(ray)
+
+    def remove(self, x: int) -> None:
+        cells = self.field.cells
+        cells[x] = 0
+        for step, ray in zip(self.field.walks, self.rays, strict=True):
+            far, i = ray[x], x - step
+            while True:  # the run behind x, and the cell it starts from, now see past x
+                ray[i] = far
+                if cells[i]:
+                    break
+                i -= step
+
+    def joined(self, a: int) -> list[int]:
+        """The tiles that a line of at most ``turns`` turns joins to tile ``a``."""
+        cells, rays, walks = self.field.cells, self.rays, self.field.walks
+        found: set[int] = set()
+        seen: set[int] = set()
+        frontier = [(a, 0), (a, 2)]  # (cell, axis of the next segment: walks[k], walks[k + 1])
+        for turn in range(self.turns + 1):
+            last = turn == self.turns
+            nxt: list[tuple[int, int]] = []
+            for p, k in frontier:
+                for d in (k, k + 1):
+                    end = rays[d][p]
+                    if cells[end] > 0:
+                        found.add(end)
+                    if last:
+                        continue
+                    step, other = walks[d], 2 - k
+                    for q in range(p + step, end, step):
+                        if 4 * q + other not in seen:
+                            seen.add(4 * q + other)
+                            nxt.append((q, other))
+            frontier = nxt
+        found.discard(a)
+        return sorted(found)
 
 
 # ---------------------------------------------------------------- boards
 
 
-def make_board(args: Any, rng: random.Random) -> tuple[Board, int]:
-    """One board for the options in ``args``, and how many were drawn for it."""
+def make_board(args: Any, rng: random.Random) -> tuple[Board, int, int]:
+    """One board for the options in ``args``, how many were drawn for it, and how
+    many of those the exact search left undecided within ``args.board_limit``."""
     width, height = args.width, args.height
     rules = {"border": args.border, "gravity": args.gravity, "turns": args.turns}
+    undecided = 0
     for tries in range(1, MAX_TRIES + 1):
-        if args.solvable and args.method == "play" and not args.gravity:
+        if args.played:
             tiles = _tiles(args, width, height, rng)
             grid = played_fill(width, height, tiles, args.border, args.turns, rng)
             if grid is not None:
-                return Board(grid, **rules), tries
+                return Board(grid, **rules), tries, undecided
             continue
         if args.full:
             grid = full_fill(width, height, args.pictures, rng)
         else:
             grid = seed_fill(width, height, args.pictures, args.pairs, rng)
         board = Board(grid, **rules)
-        if not args.solvable or _clears(board):
-            return board, tries
-    raise GridcpError(f"no board found in {MAX_TRIES} draws")
+        if not args.solvable:
+            return board, tries, undecided
+        status = search_status(board, args.board_limit)
+        if status is Status.SOLVED:
+            return board, tries, undecided
+        undecided += status is Status.LIMIT
+    raise GridcpError(f"no board found in {MAX_TRIES} draws ({undecided} undecided)")
 
 
 def _tiles(args: Any, width: int, height: int, rng: random.Random) -> list[int]:
@@ -167,10 +208,11 @@ def _tiles(args: Any, width: int, height: int, rng: random.Random) -> list[int]:
     return [p for p in pictures for _ in range(2)]
 
 
-def _clears(board: Board) -> bool:
+def search_status(board: Board, time_limit: float) -> Status:
+    """The exact search's verdict: SOLVED, UNSAT, or LIMIT (undecided, skipped)."""
     from search.lianliankan.solver import SearchBackend
 
-    return SearchBackend().solve(board).status is Status.SOLVED
+    return SearchBackend().solve(board, time_limit=time_limit).status
 
 
 # ---------------------------------------------------------------- command line
@@ -188,6 +230,9 @@ def add_generate_arguments(parser: argparse.ArgumentParser) -> None:
                         help="lines may use the empty ring outside the board")
     parser.add_argument("--gravity", action="store_true", help="tiles fall into gaps")
     parser.add_argument("--turns", type=int, default=2, help="most turns of a line (2)")
+    parser.add_argument("--board-limit", type=float, default=BOARD_LIMIT, metavar="S",
+                        help="--method reject: seconds of exact search per drawn board; "
+                             f"an undecided board is skipped ({BOARD_LIMIT:g})")
 
 
 def generate(args: Any) -> int:
@@ -195,11 +240,12 @@ def generate(args: Any) -> int:
     out = Path(args.out) if args.out else None
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
-    start, drawn = time.perf_counter(), 0
+    start, drawn, undecided = time.perf_counter(), 0, 0
     for k in range(1, args.count + 1):
         seed = args.seed + k - 1
-        board, tries = make_board(args, random.Random(seed))
+        board, tries, skipped = make_board(args, random.Random(seed))
         drawn += tries
+        undecided += skipped
         name = f"llk-{board.width}x{board.height}-{args.kind}-{seed}"
         if args.json:
             print(json.dumps({"name": name, "seed": seed, "size": f"{board.width}x{board.height}",
@@ -212,8 +258,10 @@ def generate(args: Any) -> int:
             print(format_board(board), end="")
     wall = time.perf_counter() - start
     rate = args.count / wall if wall > 0 else float("inf")
+    searched = args.solvable and not args.played
+    note = f", {undecided} undecided at {args.board_limit:g} s skipped" if searched else ""
     print(f"generated {args.count} {args.kind} boards in {wall:.2f} s ({rate:.1f} per second, "
-          f"{drawn} drawn)", file=sys.stderr)
+          f"{drawn} drawn{note})", file=sys.stderr)
     return 0
 
 
@@ -235,11 +283,15 @@ def _settled(args: Any) -> Any:
     args.border = getattr(args, "border", False)
     args.gravity = getattr(args, "gravity", False)
     args.turns = getattr(args, "turns", 2)
+    args.board_limit = getattr(args, "board_limit", BOARD_LIMIT)
+    if not args.board_limit > 0:
+        raise GridcpError(f"--board-limit must be positive, not {args.board_limit:g}")
     args.pictures = getattr(args, "pictures", None) or (max(1, cells // 4) if full else 20)
     args.pairs = getattr(args, "pairs", None) or (100 if not args.size else cells // 4)
     method = args.method or ("play" if solvable else "random")
     if method not in ("random", "play", "reject"):
         raise GridcpError(f"lianliankan generate methods: random, play, reject; not {method!r}")
     args.method = method
+    args.played = solvable and method == "play" and not args.gravity
     args.kind = ("full" if full else "seed") + ("-solvable" if solvable else "")
     return args
