@@ -10,7 +10,10 @@ arcs, so solutions are counted once.
 
 ``no_self_touch``: two grid-neighbours of one colour must be joined by an arc.
 Every lenient solution shortcuts to one that obeys it, so ``solve`` uses it
-under the lenient rule and tries it first under full cover.
+under the lenient rule and tries it first under full cover.  Under the lenient
+rule ``solve`` first asks a router (``numberlink_route``) for paths that share
+no cell and gives them to CP-SAT as a hint: sparse contest boards that CP-SAT
+alone does not decide in minutes are then confirmed without branching.
 """
 
 from __future__ import annotations
@@ -21,8 +24,12 @@ from collections.abc import Callable, Iterator
 from ortools.sat.python import cp_model
 
 from cpmodels.common import effort, enumerate_solutions, make_solver
+from cpmodels.numberlink_route import route
 from search.core import Backend, SolveResult, Status
 from search.numberlink.model import Cell, Numberlink, Solution
+from search.numberlink.verify import verify
+
+ROUTE_SECONDS = 3.0  # at most a third of the time limit
 
 
 class CircuitModel:
@@ -94,6 +101,16 @@ class CircuitModel:
                 if len(inside) > 2:
                     self.model.add(sum(inside) <= 2)
 
+    def hint(self, solution: Solution) -> None:
+        """Start the search from ``solution`` (every other cell empty)."""
+        steps = {step for path in solution.paths for step in zip(path, path[1:])}
+        colour = {cell: k + 1 for k, path in enumerate(solution.paths) for cell in path}
+        for step, lit in self.arc.items():
+            self.model.add_hint(lit, step in steps)
+        for cell, lit in self.empty.items():
+            self.model.add_hint(lit, cell not in colour)
+            self.model.add_hint(self.colour[cell], colour.get(cell, 0))
+
     def reader(self) -> Callable[[cp_model.CpSolverSolutionCallback | cp_model.CpSolver],
                                  Solution]:
         arcs = list(self.arc.items())
@@ -135,7 +152,8 @@ class CpSatBackend(Backend):
 
     def solve(self, puzzle: Numberlink, *, time_limit: float | None = None) -> SolveResult:
         """Paths that never touch themselves first (complete under the lenient
-        rule); under full cover, the plain model when that finds nothing."""
+        rule, there hinted by the router); under full cover, the plain model
+        when that finds nothing."""
         start = time.perf_counter()
         if not puzzle.pairs:
             found = next(_pairless(puzzle), None)
@@ -144,9 +162,17 @@ class CpSatBackend(Backend):
         passes = [True] if self.no_self_touch or not puzzle.full_cover else [True, False]
         total: dict[str, float] = {}
         result = Status.UNSAT, None
+        routed = None
+        if not puzzle.full_cover:
+            budget = ROUTE_SECONDS if time_limit is None else min(ROUTE_SECONDS, time_limit / 3)
+            routed = route(puzzle, seconds=budget)
+            if routed is not None and verify(puzzle, routed):
+                routed = None  # cannot happen: the router's paths share no cell
         for nst in passes:
             remaining = None if time_limit is None else time_limit - (time.perf_counter() - start)
             built = CircuitModel(puzzle, no_self_touch=nst)
+            if routed is not None:
+                built.hint(routed)
             solver = make_solver(time_limit=remaining, workers=self.workers, seed=self.seed)
             status = solver.solve(built.model)
             for name, value in effort(solver).items():

@@ -200,6 +200,28 @@ def test_small_boards_match_brute_force(name):
             checked += 1
 
 
+def test_lenient_solve_matches_brute_force():
+    """The lenient ``solve`` (router hint, then the no-self-touch circuit model):
+    solvable exactly when the oracle finds a solution, and every answer verifies."""
+    from cpmodels.numberlink_route import route
+
+    rng = random.Random(2027)
+    routed = 0
+    for _ in range(300):
+        puzzle = random_board(rng).lenient()
+        solvable = brute_count(puzzle, self_avoiding=True) > 0
+        assert solvable == (brute_count(puzzle) > 0)  # the shortcut lemma
+        hint = route(puzzle, seconds=1)
+        if hint is not None:
+            routed += 1
+            assert solvable and verify(puzzle, hint) == [], puzzle
+        solved = engine("cpsat").solve(puzzle, time_limit=30)
+        assert solved.status is (Status.SOLVED if solvable else Status.UNSAT), puzzle
+        if solvable:
+            assert verify(puzzle, solved.solution) == []
+    assert routed > 50
+
+
 def _manifest_rows(task: str):
     rows = read_manifest(INSTANCES / "numberlink" / "manifest.tsv")
     return [r for r in rows if r.task == task and r.expected.isdigit()
@@ -225,6 +247,16 @@ def test_contest_q08_two_lenient_solutions(name):
     assert result.status is Status.MULTIPLE
     for solution in result.solutions:
         assert verify(puzzle, solution) == []
+
+
+@pytest.mark.parametrize("name", ["Q12.txt", "Q20.txt"])
+def test_contest_lenient_solve_is_quick(name):
+    """Two contest boards the router untangles: CP-SAT confirms without branching."""
+    path = INSTANCES / "numberlink" / "adc2015" / name
+    puzzle = parse(path.read_text(), str(path)).lenient()
+    result = engine("cpsat").solve(puzzle, time_limit=10)
+    assert result.status is Status.SOLVED and verify(puzzle, result.solution) == []
+    assert result.effort["branches"] == 0
 
 
 # ---------------------------------------------------------------- public sets
