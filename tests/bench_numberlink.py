@@ -1,6 +1,6 @@
 """Numberlink benchmark: prints the figures of docs/numberlink.md.
 
-    /work/venv/bin/python tests/bench_numberlink.py [--only flow,janko,check,generate,io]
+    python tests/bench_numberlink.py [--only flow,janko,check,generate,io]
         [--backends cpsat,search] [--time-limit S] [--janko-backends cpsat]
 
 Pytest: `python -m pytest -m bench tests/bench_numberlink.py` (a short run).
