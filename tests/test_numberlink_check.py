@@ -42,6 +42,38 @@ def test_check_verdicts(name, text, verdict, lenient, full):
         assert verify(puzzle, report.solution) == []
 
 
+def test_default_check_falls_back_to_two_full_cover_solutions(monkeypatch):
+    from search.numberlink import frontier
+
+    monkeypatch.setattr(frontier, "MAX_STATES", 1)  # the frontier can decide nothing
+    several = parse("1..\n...\n..1\n")
+    assert check(several, backend="frontier", time_limit=30).status is Status.LIMIT
+    report = check(several, time_limit=30)
+    assert (report.ok, report.status) == (False, Status.MULTIPLE)
+    assert report.details["full_cover_solutions"] == 2
+    assert report.details["backend"] == "frontier + cpsat"
+    # One full-cover solution decides nothing: a lenient one may still be hiding.
+    assert check(parse(SEED.read_text()), time_limit=30).status is Status.LIMIT
+
+
+def test_default_check_looks_for_two_full_covers_first_on_large_boards(monkeypatch):
+    from search.numberlink import check as module
+    from search.numberlink import frontier
+
+    monkeypatch.setattr(module, "PROBE_CELLS", 9)  # a 3x3 board counts as large
+    report = check(parse("1..\n...\n..1\n"), time_limit=30)
+    assert (report.ok, report.details["backend"]) == (False, "frontier + cpsat")
+    assert "states" not in report.effort  # the frontier never ran
+    # A probe that counts fewer than two leaves the verdict to the frontier.
+    monkeypatch.setattr(module, "PROBE_CELLS", 4)
+    assert check(parse("1.\n.1\n"), time_limit=30).verdict == \
+        "NOT WELL-DESIGNED: several lenient solutions"
+    monkeypatch.setattr(frontier, "MAX_STATES", 1)
+    assert check(parse("1.\n.1\n"), time_limit=30).status is Status.LIMIT
+    monkeypatch.undo()
+    assert check(parse(SEED.read_text()), time_limit=30).ok
+
+
 @pytest.mark.parametrize("name", BACKENDS)
 def test_check_matches_expected_counts_up_to_8x8(name):
     """Capped counts behind the verdict = EXPECTED_COUNTS.csv (n_R1_lenient, n_R2_fullcover)."""

@@ -50,6 +50,8 @@ from search.numberlink import frontier_dp, frontier_np
 from search.numberlink.frontier_dp import Board, TooWide
 from search.numberlink.model import Numberlink, Solution
 
+MAX_STATES = 4_000_000  # states in one level before a call stops with LIMIT
+
 
 class FrontierBackend(Backend[Numberlink, Solution]):
     name = "frontier"
@@ -57,7 +59,7 @@ class FrontierBackend(Backend[Numberlink, Solution]):
 
     def __init__(self, **options: Any):
         super().__init__(**options)
-        self.max_states = int(options.get("max_states", 4_000_000))
+        self.max_states = int(options.get("max_states", MAX_STATES))
         self.max_stored = int(options.get("max_stored", 40_000_000))
         self.no_self_touch = bool(options.get("no_self_touch", False))
         self.beam = int(options.get("beam", 20_000))
