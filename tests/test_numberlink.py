@@ -297,3 +297,13 @@ def test_flow_free_small_levels_solve(name):
         assert result.status is Status.SOLVED and verify(puzzle, result.solution) == []
     cross = root / "unsolvable_cross.txt"
     assert engine(name).solve(parse(cross.read_text())).status is Status.UNSAT
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("index", [59, 77, 117])
+def test_large_janko_boards_solved(index):
+    """25x25 Janko boards that CP-SAT at its default LP level left unsolved in 20 s."""
+    path = shared("instances-public", "numberlink", "thomasahle-numberlink", "puzzles", "janko")
+    puzzle = parse_many(path.read_text(), str(path))[index]
+    result = engine("cpsat").solve(puzzle, time_limit=120)
+    assert result.status is Status.SOLVED and verify(puzzle, result.solution) == []
