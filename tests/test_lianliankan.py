@@ -11,7 +11,7 @@ import pytest
 from conftest import backend_names, shared
 from lianliankan_oracle import clearable, random_board
 
-from search.core import InputError, Status, Unsupported
+from search.core import Deadline, InputError, Status, Unsupported
 from search.lianliankan.greedy import play, transcript
 from search.lianliankan.io import (
     format_board,
@@ -24,9 +24,9 @@ from search.lianliankan.io import (
     sniff,
 )
 from search.lianliankan.model import Board, Move, Solution
-from search.lianliankan.paths import Field
+from search.lianliankan.paths import Field, Occupancy
 from search.lianliankan.rules import apply_options, check
-from search.lianliankan.solver import SearchBackend
+from search.lianliankan.solver import PairingSearch, SearchBackend, _luby
 from search.lianliankan.verify import fewest_turns, move_problems, verify
 from search.registry import kind
 
@@ -172,6 +172,34 @@ def test_seed_checks_agree_with_the_verifier_for_any_turns() -> None:
                     if fast is not None and field.cells[p] == field.cells[q]:
                         move = field.move(p, q, fast)
                         assert move_problems(b, move) == [], (b, move)
+
+
+def test_occupancy_lines_are_clear_exactly_when_the_fast_test_finds_one() -> None:
+    """The bitmask lines of the search's relaxation: the same as ``Field.line``
+    finds, clear and with at most two turns, also after removals."""
+    rng = random.Random(11)
+    for _ in range(100):
+        field = Field(random_board(rng, 6))
+        occupancy = Occupancy(field)
+        for t in field.tiles():
+            if rng.random() < 0.3:
+                field.cells[t] = 0
+                occupancy.empty(t)
+        fresh = Occupancy(field)
+        assert (occupancy.rows, occupancy.cols) == (fresh.rows, fresh.cols)
+        cells = [i for i, v in enumerate(field.cells) if v >= 0]
+        for p in cells:
+            for q in cells:
+                if p != q:
+                    corners = occupancy.line(p, q)
+                    assert corners == field.line(p, q)
+                    if corners is not None:
+                        assert len(corners) <= 2
+                        assert not any(field.cells[c] for c in field.line_cells(p, corners, q))
+                        points = (p, *corners, q)
+                        assert all(x // field.stride == y // field.stride
+                                   or (x - y) % field.stride == 0
+                                   for x, y in zip(points, points[1:], strict=False))
 
 
 # ---------------------------------------------------------------- greedy play
@@ -322,6 +350,21 @@ def test_check_and_options() -> None:
     assert (report.ok, report.verdict) == (True, "SOLVABLE")
     report = check(parse(RING))
     assert (report.ok, report.verdict) == (False, "UNSOLVABLE")
+
+
+def test_relaxation_uses_lines_of_the_boards_turns() -> None:
+    """The 3s here join only by a three-turn line (after the 2s): the search's
+    relaxation must not fall back on two-turn lines and call the board stuck."""
+    grid = ((0, 0, 0, 0), (0, 0, 0, 0), (3, 1, 0, 2), (1, 3, 2, 0))
+    for turns, clears in ((2, False), (3, True)):
+        b = Board(grid, turns=turns)
+        assert clearable(b) is clears
+        engine = PairingSearch(b, Deadline(None))
+        assert (engine._reachable(engine._owners(engine.start), []) is not None) is clears
+
+
+def test_restart_budgets_follow_luby() -> None:
+    assert [_luby(i) for i in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
 
 
 def test_search_refuses_counting() -> None:

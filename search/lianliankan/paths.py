@@ -12,6 +12,9 @@ The checks run in the seed's order and return the corner cells of the line:
 right, left over empty cells; the first cell with a 1-turn line to b).  More
 turns than the seed's 2 repeat the last step: walk from a, and look for a line
 with one turn fewer from each cell on the walk.
+
+``Occupancy`` answers ``Field.line`` on bitmasks of the rows and columns, for
+the search's relaxation, which asks it many times between removals.
 """
 
 from __future__ import annotations
@@ -190,3 +193,67 @@ class Field:
             if cells[corner] == 0 and self.straight(p, corner) and self.straight(corner, q):
                 return (corner,)
         return None
+
+
+class Occupancy:
+    """Bitmasks of a field's non-empty cells, per row and per column, for
+    ``Field.line`` (two turns) at a few integer operations a segment.
+
+    A snapshot: it follows only the cells emptied through ``empty``.
+    """
+
+    __slots__ = ("stride", "rows", "cols")
+
+    def __init__(self, field: Field):
+        self.stride = s = field.stride
+        self.rows = rows = [0] * (len(field.cells) // s)
+        self.cols = cols = [0] * s
+        for i, v in enumerate(field.cells):
+            if v:
+                r, c = divmod(i, s)
+                rows[r] |= 1 << c
+                cols[c] |= 1 << r
+
+    def empty(self, i: int) -> None:
+        r, c = divmod(i, self.stride)
+        self.rows[r] &= ~(1 << c)
+        self.cols[c] &= ~(1 << r)
+
+    def line(self, a: int, b: int) -> tuple[int, ...] | None:
+        """What ``Field.line`` finds (for two turns), on the masks: rows both
+        vertical runs reach, then columns both horizontal runs reach."""
+        s, rows, cols = self.stride, self.rows, self.cols
+        ra, ca = divmod(a, s)
+        rb, cb = divmod(b, s)
+        if ca == cb:
+            if not cols[ca] & _between(ra, rb):
+                return ()
+        else:  # C = (r, ca), D = (r, cb), segment along row r
+            m, n = cols[ca], cols[cb]
+            lo = max((m & ((1 << ra) - 1)).bit_length(), (n & ((1 << rb) - 1)).bit_length())
+            m >>= ra + 1
+            n >>= rb + 1
+            hi = min(ra + (m & -m).bit_length(), rb + (n & -n).bit_length())
+            between = _between(ca, cb)
+            for r in range(lo, hi):
+                if not rows[r] & between:
+                    return tuple(x for x in (r * s + ca, r * s + cb) if x != a and x != b)
+        if ra == rb:
+            if not rows[ra] & _between(ca, cb):
+                return ()
+        else:  # C = (ra, c), D = (rb, c), segment along column c
+            m, n = rows[ra], rows[rb]
+            lo = max((m & ((1 << ca) - 1)).bit_length(), (n & ((1 << cb) - 1)).bit_length())
+            m >>= ca + 1
+            n >>= cb + 1
+            hi = min(ca + (m & -m).bit_length(), cb + (n & -n).bit_length())
+            between = _between(ra, rb)
+            for c in range(lo, hi):
+                if not cols[c] & between:
+                    return tuple(x for x in (ra * s + c, rb * s + c) if x != a and x != b)
+        return None
+
+
+def _between(i: int, j: int) -> int:
+    """The bits strictly between positions i and j."""
+    return (1 << j) - (2 << i) if i < j else (1 << i) - (2 << j) if j < i else 0

@@ -18,8 +18,16 @@ themselves (at first one per picture), and:
   every line of the other;
 * branches on the partner of one tile of a group (that pair is then a group
   of its own), partners that connect now first; after the first failure,
-  with a one-step look-ahead that takes forced pairings without branching;
-* remembers failed nodes (the groups left) in a transposition table.
+  with a one-step look-ahead that takes forced pairings without branching,
+  and among groups with as few ways left prefers those whose pairings have
+  failed most often so far (the tiles of a conflict; branching elsewhere
+  first would repeat its proof in every branch);
+* remembers failed nodes (the groups left) in a transposition table, and
+  restarts with shuffled choices when a dive runs long.
+
+The relaxation is incremental: a witness (the joins that grew the set) is
+replayed as far as it still holds, so only the tiles a new pairing cuts off
+search for lines, on row and column bitmasks (``paths.Occupancy``).
 
 With gravity, removals move tiles, none of the facts above hold, and the
 search tries every pair that connects, remembering failed boards.
@@ -44,10 +52,13 @@ from search.core import (
 )
 from search.lianliankan.greedy import play, transcript
 from search.lianliankan.model import Board, Move, Solution
-from search.lianliankan.paths import Field
+from search.lianliankan.paths import Field, Occupancy
 
 Group = tuple[int, ...]  # sorted flat indices of tiles that may pair among themselves
-FIRST_BUDGET = 100  # nodes of the first dive; each restart doubles it
+# a join of the relaxation: two tiles and a reader of the cells of their line
+Join = tuple[int, int, Callable[[list[int]], tuple[int, ...]]]
+FIRST_BUDGET = 100  # nodes of the first dive
+RESTART_UNIT = 25  # nodes of a later dive, times the term of Luby's sequence (1 1 2 1 1 2 4 ...)
 
 
 class SearchBackend(Backend[Board, Solution]):
@@ -122,7 +133,8 @@ class PairingSearch:
     ahead: for every group of four or more it relaxes each way of pairing one
     of its tiles; a group with no way left fails the node, a group with one
     way takes it without branching, and the search branches on the group with
-    the fewest ways.
+    the fewest ways, the most active one (its tiles' pairings failed most
+    often) among equals.
     """
 
     def __init__(self, board: Board, deadline: Deadline):
@@ -138,6 +150,11 @@ class PairingSearch:
         self.dead: Counter[tuple[int, int]] = Counter()
         self._killed: list[list[tuple[int, int]]] = []
         self.failed: set[frozenset[Group]] = set()
+        # Per tile, how often a pairing in its group failed a relaxation.
+        self.activity: Counter[int] = Counter()
+        # The last witness found for a child with this pair: most of it holds
+        # again at the next nodes, where the joins the pair cuts have a repair.
+        self.hints: dict[Group, list[Join]] = {}
         by_picture: dict[int, list[int]] = defaultdict(list)
         for i in self.field.tiles():
             by_picture[self.field.cells[i]].append(i)
@@ -145,21 +162,24 @@ class PairingSearch:
 
     def run(self) -> list[Move] | None:
         """Search with restarts: a dive that exceeds its node budget starts
-        again with shuffled choices and twice the budget.  Failed nodes stay in
-        the table (they are proofs), so no work that finished is lost."""
-        budget = FIRST_BUDGET
+        again with shuffled choices, the budgets following Luby's sequence
+        (how long a dive takes varies wildly with its early choices, for
+        proofs as much as for clearings).  Failed nodes stay in the table
+        (they are proofs), so no work that finished is lost."""
+        dive = 0
         while True:
-            self.budget = self.nodes + budget
+            self.budget = self.nodes + (RESTART_UNIT * _luby(dive) if dive else FIRST_BUDGET)
             try:
-                return self._search(list(self.start), [])
+                return self._search(list(self.start), [], set())
             except _OverBudget:
                 self.field = Field(self.board)
                 self.dead.clear()
                 self._killed.clear()
                 self.rng.shuffle(self.start)
-                budget *= 2
+                dive += 1
 
-    def _search(self, groups: list[Group], hint: list) -> list[Move] | None:
+    def _search(self, groups: list[Group], hint: list[Join],
+                settled: set[Group]) -> list[Move] | None:
         self.deadline.check()
         self.nodes += 1
         if self.nodes > self.budget:
@@ -169,28 +189,30 @@ class PairingSearch:
         played: list[tuple[int, int, tuple[int, ...]]] = []
         self._killed.append([])
         try:
-            return self._node(groups, hint, snapshot, played)
+            return self._node(groups, hint, settled, snapshot, played)
         finally:
             for pair in self._killed.pop():
                 self.dead[pair] -= 1
                 if not self.dead[pair]:
                     del self.dead[pair]
 
-    def _node(self, groups: list[Group], hint: list, snapshot: list[int],
-              played: list) -> list[Move] | None:
+    def _node(self, groups: list[Group], hint: list[Join], settled: set[Group],
+              snapshot: list[int], played: list) -> list[Move] | None:
+        """``settled``: groups known not to clear on the board as it is."""
         field = self.field
         while True:
-            groups = self._close(groups, played)
+            groups = self._close(groups, played, settled)
             if not groups:
                 return [field.move(*m) for m in played]
+            settled = set(groups)
             key = frozenset(groups)
-            witness = None if key in self.failed else self._reachable(groups, hint)
+            witness = None if key in self.failed else self._reachable(self._owners(groups), hint)
             options = [] if witness is None else self._options(groups, witness)
             if len(options) != 1:
                 break
             groups, hint = options[0]  # forced: no branching
         for child, child_hint in options:
-            found = self._search(child, child_hint)
+            found = self._search(child, child_hint, settled)
             if found is not None:
                 return [field.move(*m) for m in played] + found
         self.failed.add(key)
@@ -200,14 +222,15 @@ class PairingSearch:
 
     # ------------------------------------------------------------ safe removals
 
-    def _close(self, groups: list[Group], played: list) -> list[Group]:
-        """Remove every group whose tiles can all go now, until none can."""
+    def _close(self, groups: list[Group], played: list, settled: set[Group]) -> list[Group]:
+        """Remove every group whose tiles can all go now, until none can;
+        the ``settled`` ones need no look until a removal changes the board."""
         field = self.field
         progress = True
         while progress and groups:
             progress, kept = False, []
             for group in groups:
-                pairs = self._clearing(group)
+                pairs = None if group in settled else self._clearing(group)
                 if pairs is None:
                     kept.append(group)
                     continue
@@ -215,6 +238,7 @@ class PairingSearch:
                     field.remove(a, b)
                     played.append((a, b, corners))
                 progress = True
+                settled = set()
             groups = kept
         return groups
 
@@ -287,52 +311,85 @@ class PairingSearch:
 
     # ------------------------------------------------------------ the cut
 
-    def _reachable(self, groups: list[Group], hint: list) -> list | None:
+    def _owners(self, groups: list[Group]) -> list[Group | None]:
+        """The group of each cell of the field (None: no tile in a group)."""
+        owner: list[Group | None] = [None] * len(self.field.cells)
+        for group in groups:
+            for t in group:
+                owner[t] = group
+        return owner
+
+    def _reachable(self, owner: list[Group | None], hint: list[Join]) -> list[Join] | None:
         """Relaxed reachability: can every tile join the set of removable tiles?
 
-        Returns the joins in order, (tile, tile, cells of their line), as the
-        witness, or None when a tile cannot join.  ``hint`` is an earlier
-        witness, replayed first: a join holds again while its two tiles are in
-        one group and its line's cells are empty.
+        ``owner``: the groups, as ``_owners`` gives them.  Returns the joins in
+        order as the witness, or None when a tile cannot join.  ``hint`` holds
+        earlier joins: one holds again once its two tiles are in one group and
+        its line's cells are empty, which costs no line search, so those are
+        retried after every join.  Line searches go first to tiles no such join
+        covers.
         """
         field = self.field
-        cells = field.cells
+        cells, s = field.cells, field.stride  # a joined tile is emptied: cells[t] == 0
         saved = cells[:]
-        group_of = {t: g for g in groups for t in g}
-        gone: set[int] = set()
-        witness: list[tuple[int, int, tuple[int, ...]]] = []
+        witness: list[Join] = []
+        lines: Occupancy | None = None  # read at the first line search
+        waiting = list({id(item): item for item in hint  # a hint may repeat joins
+                        if (g := owner[item[0]]) is not None and g is owner[item[1]]}.values())
 
-        def join(t: int, u: int, line: Any) -> None:
-            gone.update((t, u))
+        def join(item: Join) -> None:
+            t, u, _ = item
             cells[t] = cells[u] = 0
-            witness.append((t, u, _getter(line) if isinstance(line, tuple) else line))
+            if lines is not None:
+                lines.empty(t)
+                lines.empty(u)
+            witness.append(item)
+
+        def replay() -> None:
+            nonlocal waiting
+            progress = True
+            while progress and waiting:
+                progress, still = False, []
+                for item in waiting:
+                    t, u, line = item
+                    if not (cells[t] or cells[u]):
+                        continue
+                    if any(line(cells)):
+                        still.append(item)
+                    else:
+                        join(item)
+                        progress = True
+                waiting = still
+
+        def grow(t: int) -> bool:
+            nonlocal lines
+            if cells[t - 1] and cells[t + 1] and cells[t - s] and cells[t + s]:
+                partners: Group = (t - 1, t + 1, t - s, t + s)  # boxed in: only a neighbour
+            else:
+                partners = owner[t]
+            if lines is None:
+                lines = Occupancy(field)
+            find = lines.line if field.turns == 2 else field.line  # the masks know two turns
+            for u in partners:
+                if u != t and owner[u] is owner[t]:
+                    corners = find(t, u)
+                    if corners is not None:
+                        join((t, u, _getter(field.line_cells(t, corners, u))))
+                        replay()
+                        return True
+            return False
 
         try:
-            for t, u, line in hint:
-                g = group_of.get(t)
-                if (g is not None and g is group_of.get(u)
-                        and (t not in gone or u not in gone)
-                        and not any(line(cells))):
-                    join(t, u, line)
-            pending = [g for g in groups if any(t not in gone for t in g)]
-            grew = True
-            while grew and pending:
-                grew, still = False, []
-                for group in pending:
-                    for t in group:
-                        if t in gone:
-                            continue
-                        for u in group:
-                            if u != t:
-                                corners = field.line(t, u)
-                                if corners is not None:
-                                    join(t, u, field.line_cells(t, corners, u))
-                                    grew = True
-                                    break
-                    if any(t not in gone for t in group):
-                        still.append(group)
-                pending = still
-            return None if pending else witness
+            replay()
+            covered = {t for item in waiting for t in item[:2]}
+            pending = sorted((t for t, g in enumerate(owner) if g is not None and cells[t]),
+                             key=covered.__contains__)
+            while pending:
+                still = [t for t in pending if cells[t] and not grow(t)]
+                if len(still) == len(pending):
+                    return None
+                pending = [t for t in still if cells[t]]
+            return witness
         finally:
             cells[:] = saved
 
@@ -350,7 +407,8 @@ class PairingSearch:
             pair = (a, b) if a < b else (b, a)
             yield [*others, pair, tuple(t for t in group if t != a and t != b)]
 
-    def _options(self, groups: list[Group], witness: list) -> list[tuple[list[Group], list]]:
+    def _options(self, groups: list[Group],
+                 witness: list[Join]) -> list[tuple[list[Group], list[Join]]]:
         """The children to try, each with a hint for its relaxation."""
         field = self.field
         big = [g for g in groups if len(g) >= 4]
@@ -360,8 +418,11 @@ class PairingSearch:
                     if any(b != a and field.connected(a, b) for b in group):
                         return [(child, witness) for child in self._splits(groups, group, a)]
             return []
+        owner = self._owners(groups)
         best: list | None = None
-        for group in sorted(big, key=lambda g: (len(g), self.rng.random())):
+        activity = self.activity
+        for group in sorted(big, key=lambda g: (len(g), -sum(activity[t] for t in g),
+                                                 self.rng.random())):
             a = self.rng.choice(group)
             alive = []
             for child in self._splits(groups, group, a):
@@ -369,11 +430,23 @@ class PairingSearch:
                 if pair in self.dead:
                     continue
                 self.deadline.check()
-                child_witness = self._reachable(child, witness)
+                earlier = self.hints.get(pair)
+                rest = child[-1]
+                for t in pair:
+                    owner[t] = pair
+                for t in rest:
+                    owner[t] = rest
+                child_witness = self._reachable(
+                    owner, witness if earlier is None else earlier + witness)
+                for t in group:
+                    owner[t] = group
                 if child_witness is None:
                     self.dead[pair] += 1  # dead below this node too
+                    for t in group:
+                        activity[t] += 1
                     self._killed[-1].append(pair)
                     continue
+                self.hints[pair] = child_witness
                 alive.append((child, child_witness))
                 if best is not None and len(alive) >= len(best):
                     break  # cannot beat the best group so far
@@ -386,6 +459,15 @@ class PairingSearch:
 
 class _OverBudget(Exception):
     """A dive used up its node budget: restart."""
+
+
+def _luby(i: int) -> int:
+    """The i-th term (from 1) of Luby's sequence 1 1 2 1 1 2 4 1 1 2 ..."""
+    while True:
+        k = i.bit_length()
+        if i == (1 << k) - 1:
+            return 1 << (k - 1)
+        i -= (1 << (k - 1)) - 1
 
 
 def _getter(cells: tuple[int, ...]) -> Callable[[list[int]], tuple[int, ...]]:
