@@ -74,6 +74,45 @@ def test_a_tiny_beam_never_changes_capped_answers(puzzle):
     assert backend.count(puzzle).count == len(truth)  # exact counts never use the beam
 
 
+@pytest.mark.parametrize("puzzle", BOARDS[:60])
+def test_two_pauses_and_two_beams_never_change_capped_answers(puzzle):
+    truth = {s.edges for s in numberlink_solutions(puzzle)}
+    backend = FrontierBackend(beam=3, beam_from=1, probe=1)  # beams of 2 and 3 states
+    found = backend.unique(puzzle)
+    assert found.status is (Status.UNSAT, Status.UNIQUE, Status.MULTIPLE)[min(len(truth), 2)]
+    assert {s.edges for s in found.solutions} <= truth
+    assert len({s.edges for s in found.solutions}) == min(len(truth), 2)
+
+
+def test_beams_still_run_when_the_exact_pass_is_out_of_states():
+    settled = 0
+    for puzzle in BOARDS[:60]:
+        truth = len(list(numberlink_solutions(puzzle)))
+        backend = FrontierBackend(beam=2, beam_from=1, probe=10, max_states=2)
+        result = backend.count(puzzle, limit=2)
+        if "states" in result.message:  # the exact pass stopped and the beam did not settle
+            assert result.status is Status.LIMIT and result.count == 0
+        else:
+            assert result.count == min(truth, 2)
+            settled += truth >= 2 and backend.effort["states"] > 2
+    assert settled  # some boards are settled by a beam after the exact pass stopped
+
+
+@pytest.mark.parametrize("puzzle", BOARDS[::2])
+def test_a_paused_exact_pass_resumes_alike(puzzle):
+    board = Board.of(puzzle)
+    whole = frontier_np.run(board)
+    result = frontier_np.run(board, pause=1)
+    pauses = 0
+    while result.paused is not None:
+        pauses += 1
+        result = frontier_np.run(board, pause=len(result.paused.states) + 1,
+                                 resume=result.paused)
+    assert result.count == whole.count
+    assert result.cells == whole.cells and result.max_states == whole.max_states
+    assert pauses or whole.max_states <= 1
+
+
 @pytest.mark.parametrize("puzzle", [p.lenient() for p in random_boards(7, 40)])
 def test_no_self_touch_keeps_every_self_avoiding_solution(puzzle):
     everything = list(numberlink_solutions(puzzle))

@@ -17,9 +17,10 @@ Options: ``max_states`` (default 4,000,000 states in one level; more stops the
 call with LIMIT and a message instead of exhausting memory), ``max_stored``
 (back-pointers kept for ``solve``/``unique``), ``probe``, ``beam`` and
 ``beam_from`` (default 50,000, 20,000 and 100: a call with a cap on a board
-of at least 100 cells whose exact pass outgrows 50,000 states tries passes
-that keep 2,000 and then 20,000 random states per level before the full exact
-pass; ``beam=0`` turns them off), and ``no_self_touch``.
+of at least 100 cells pauses its exact pass when a level outgrows 50,000
+states for a pass that keeps 2,000 random states per level, and again past
+200,000 states for one that keeps 20,000, before finishing the exact pass
+from where it paused; ``beam=0`` turns them off), and ``no_self_touch``.
 
 ``no_self_touch=True`` lets ``solve``, ``count`` and ``unique`` skip solutions
 in which a path touches itself (two grid-neighbours on one path that are not
@@ -51,6 +52,7 @@ from search.numberlink.frontier_dp import Board, TooWide
 from search.numberlink.model import Numberlink, Solution
 
 MAX_STATES = 4_000_000  # states in one level before a call stops with LIMIT
+PAUSE_GROWTH = 4  # the exact pass pauses for the larger beam at this many times ``probe``
 
 
 class FrontierBackend(Backend[Numberlink, Solution]):
@@ -70,34 +72,51 @@ class FrontierBackend(Backend[Numberlink, Solution]):
 
     def _run(self, puzzle: Numberlink, *, cap: int | None, record: bool,
              time_limit: float | None) -> tuple[Board, frontier_np.Result]:
-        """The exact pass; with a cap on a large board, beam passes may come first.
+        """The exact pass; with a cap on a large board, beam passes may cut it short.
 
-        A call with a cap first runs the exact pass with a small state bound
-        (``probe``).  Should a level outgrow it, passes that keep at most 2,000
-        and then ``beam`` random states per level follow: the solutions they
-        find are real, so reaching the cap settles the call (boards with many
-        solutions).  Otherwise the exact pass runs in full.
+        A call with a cap runs the exact pass until a level outgrows ``probe``
+        states, then pauses it for a pass that keeps at most 2,000 random
+        states per level; the solutions a beam finds are real, so reaching the
+        cap settles the call (boards with many solutions).  Otherwise the exact
+        pass goes on from where it paused, up to ``PAUSE_GROWTH`` times
+        ``probe`` states, then pauses for a beam of ``beam`` states, then
+        runs to the end.  Boards whose exact pass stays small never pay for
+        the larger beam; one that stops at a memory bound still gets its beams.
         """
         board = Board.of(puzzle)
         deadline = Deadline(time_limit)
-        passes: list[tuple[int | None, int]] = [(None, self.max_states)]  # (beam, bound)
+        self.effort = {"states": 0, "cells": 0, "transitions": 0}
+
+        def run(**options: Any) -> frontier_np.Result:
+            return frontier_np.run(
+                board, cap=cap, record=record, no_touch=self.no_self_touch,
+                max_states=self.max_states, max_stored=self.max_stored,
+                deadline=deadline, effort=self.effort, **options)
+
+        schedule: list[tuple[int, int]] = []  # (pause the exact pass above, then this beam)
         if cap is not None and self.beam and board.height * board.width >= self.beam_from:
             beams = sorted({min(self.beam, 2_000), self.beam})
-            passes[:0] = [(None, self.probe)] + [(beam, self.max_states) for beam in beams]
-        self.effort = {"states": 0, "cells": 0, "transitions": 0}
-        for i, (beam, bound) in enumerate(passes):
+            schedule = [(self.probe * PAUSE_GROWTH ** i, beam) for i, beam in enumerate(beams)]
+        progress, stopped = None, None
+        for pause, beam in schedule:
+            if stopped is None:
+                try:
+                    result = run(pause=pause, resume=progress)
+                except TooWide as error:  # out of memory: the beams may still settle it
+                    stopped = error
+                else:
+                    if result.paused is None:
+                        return board, result
+                    progress = result.paused
             try:
-                result = frontier_np.run(
-                    board, cap=cap, record=record, no_touch=self.no_self_touch,
-                    max_states=bound, max_stored=self.max_stored, beam=beam,
-                    deadline=deadline, effort=self.effort)
+                found = run(beam=beam)
             except TooWide:
-                if i + 1 == len(passes):
-                    raise
                 continue
-            if not result.partial or (cap is not None and result.count >= cap):
-                break
-        return board, result
+            if found.count >= cap:
+                return board, found
+        if stopped is not None:
+            raise stopped
+        return board, run(resume=progress)
 
     def _solutions(self, puzzle: Numberlink, how_many: int,
                    time_limit: float | None) -> tuple[int, list[Solution]]:

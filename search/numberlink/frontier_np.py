@@ -12,6 +12,14 @@ in a byte) with one row per state, padded to whole 64-bit words so that merging
 equal states is a sort of word keys.  Counts are Python integers in an object
 array (exact) or ``int64`` saturated at ``cap``.  A *beam* keeps only some
 states per level: the count is then a lower bound, made of real solutions.
+An exact pass may *pause* after a level grows past a bound and be resumed
+later from that level (the backend runs beams in between).
+
+The no-touch mode also drops, as soon as they arise, states in which the two
+plugs of one unlabelled piece enter neighbouring cells (they can never meet,
+that would close a loop, so the path is bound to touch itself), and states in
+which a colour's path passes next to its pair's second end without stepping
+onto it.  Both halve the states of the well-designed check on large boards.
 
 With ``record`` the programme keeps, per level and per state, up to two
 (parent row, action) entries: enough to rebuild one solution, and a second one
@@ -47,6 +55,20 @@ class Result:
     levels: list[Level] | None
     final: int = -1  # the row of the finished state in the last level, if any
     partial: bool = False  # states were dropped (beam): the count is a lower bound
+    paused: Progress | None = None  # set when a level outgrew ``pause``: resume from it
+
+
+@dataclass
+class Progress:
+    """Where a paused exact pass stands: ``run(..., resume=progress)`` goes on from it."""
+
+    cells: int  # cells processed
+    states: np.ndarray
+    counts: np.ndarray
+    levels: list[Level]
+    max_seen: int
+    transitions: int
+    stored: int
 
 
 def run(
@@ -62,6 +84,8 @@ def run(
     deadline: Deadline | None = None,
     effort: dict | None = None,
     wide: bool = False,
+    pause: int | None = None,
+    resume: Progress | None = None,
 ) -> Result:
     """Count the solutions of ``board`` (saturated at ``cap``); see the module text.
 
@@ -70,8 +94,11 @@ def run(
     at most that many states per level, chosen by ``beam_rule`` ("random" or
     "ends": the fewest open ends).  ``effort`` (a dict with states, cells,
     transitions) is kept up to date as the levels go.  ``wide`` forces two
-    bytes per value.  Raises ``LimitReached`` at the deadline and ``TooWide``
-    past ``max_states`` states in a level or ``max_stored`` back-pointers.
+    bytes per value.  ``pause``: stop after the first level of more states
+    than that and return its ``Progress`` (``Result.paused``), which ``resume``
+    takes up again, so that a bounded probe is never done twice.  Raises
+    ``LimitReached`` at the deadline and ``TooWide`` past ``max_states``
+    states in a level or ``max_stored`` back-pointers.
     """
     H, W, K = board.height, board.width, board.pairs
     # One byte per plug when the values fit (2 * pairs + 2 * (W + 1) + 1 <= 256), else two.
@@ -91,10 +118,18 @@ def run(
     counts = np.array([1], dtype=ctype)
     levels: list[Level] = []
     max_seen, transitions, cells, stored = 1, 0, 0, 0
+    if resume is not None:
+        states, counts, levels = resume.states, resume.counts, resume.levels
+        max_seen, transitions, cells, stored = (resume.max_seen, resume.transitions,
+                                                resume.cells, resume.stored)
+    skip = cells
     partial = False
     all_rows = np.arange(0)
 
     for r, c, kind, can_right, can_down in scan(kinds, H, W, deadline):
+            if skip:  # processed before the pause
+                skip -= 1
+                continue
             n = len(states)
             if len(all_rows) < n:
                 all_rows = np.arange(max(n, 2 * len(all_rows)))
@@ -104,8 +139,22 @@ def run(
             has_u = up != 0
             chunks: list[tuple[np.ndarray, np.ndarray, int]] = []  # (rows, new states, action)
 
+            near = _neighbouring_plugs(c, W) if no_touch else None
+            # Both plugs of one unlabelled piece entering neighbouring cells can
+            # never meet (a loop): its path will touch itself.  States of the last
+            # level had no such plugs; plugs newly next to each other involve c or
+            # W, and mates change only there and where two pieces join (_join).
+            fresh = [] if near is None else [
+                (x, MB + int(y)) for x in (c, W) for y in np.flatnonzero(near[x])]
+
             def emit(rows: np.ndarray, block: np.ndarray, action: int,
-                     chunks: list = chunks) -> None:
+                     chunks: list = chunks, fresh: list = fresh) -> None:
+                if fresh and len(rows):
+                    doomed = block[:, fresh[0][0]] == fresh[0][1]
+                    for x, value in fresh[1:]:
+                        doomed |= block[:, x] == value
+                    if doomed.any():
+                        rows, block = rows[~doomed], block[~doomed]
                 if len(rows):
                     chunks.append((rows, block, action))
 
@@ -119,13 +168,18 @@ def run(
                     block[:, c] = MB + W
                     block[:, W] = MB + c
                     emit(none, block, RIGHT | DOWN)
+                # (no touch) the end of a colour next to the cell must be the next step
+                # of that colour's path through it: a later one would touch this cell
+                right_end = max(0, kinds[r * W + c + 1]) if no_touch and can_right else 0
+                down_end = max(0, kinds[(r + 1) * W + c]) if no_touch and can_down else 0
                 one = np.flatnonzero(has_l ^ has_u if keep is None else (has_l ^ has_u) & keep)
                 if len(one):
                     v = left[one] | up[one]  # the one plug that arrives
                     mrows = np.flatnonzero(v >= MB)
                     base = np.where(v[mrows] >= BB, BB, MB)
                     mates = v[mrows] - base
-                    for ok, q, action in ((can_down, c, DOWN), (can_right, W, RIGHT)):
+                    for ok, q, action, end in ((can_down, c, DOWN, right_end),
+                                               (can_right, W, RIGHT, down_end)):
                         if not ok:
                             continue
                         block = states[one]
@@ -133,10 +187,18 @@ def run(
                         block[:, W] = 0
                         block[:, q] = v
                         block[mrows, mates] = base + q
-                        emit(one, block, action)
+                        if end:
+                            fine = v != end
+                            emit(one[fine], block[fine], action)
+                        else:
+                            emit(one, block, action)
                 both = np.flatnonzero(has_l & has_u)
+                for end in (right_end, down_end):
+                    if end and len(both):
+                        both = both[(left[both] != end) & (up[both] != end)]
                 if len(both):
-                    _join(states, both, left[both], up[both], c, W, MB, BB, all_rows, emit)
+                    _join(states, both, left[both], up[both], c, W, MB, BB, all_rows, emit,
+                          near)
             elif kind > 0:  # an end of pair kind - 1
                 colour = kind
                 second = board.second_end[r * W + c]
@@ -214,6 +276,9 @@ def run(
                     raise TooWide(
                         f"more than {max_states} frontier states after cell ({r}, {c}) of a "
                         f"{H}x{W} board; raise max_states or use another backend")
+            if pause is not None and beam is None and len(states) > pause and r * W + c + 1 < H * W:
+                return Result(0, max_seen, cells, transitions, None, paused=Progress(
+                    cells, states, counts, levels, max_seen, transitions, stored))
     # Rare hash collisions may leave a state twice (never wrongly merged): add up.
     final = np.flatnonzero(~states.any(axis=1))
     count = sum(int(counts[i]) for i in final)
@@ -263,6 +328,20 @@ def _untouched(states, kinds, r, c, W, MB, has_l, has_u):
     return keep
 
 
+def _neighbouring_plugs(c: int, W: int) -> np.ndarray:
+    """near[x, y]: the plugs at positions x and y enter grid-neighbouring cells
+    (or the same cell), once cell (r, c) is processed: 0..c enter row r + 1,
+    the carry W enters (r, c + 1) and c + 1..W - 1 enter row r."""
+    near = np.zeros((W + 1, W + 1), dtype=bool)
+    for j in [*range(c), *range(c + 1, W - 1)]:
+        near[j, j + 1] = near[j + 1, j] = True
+    if c + 1 < W:
+        near[W, c + 1] = near[c + 1, W] = True
+    if c + 2 < W:
+        near[W, c + 2] = near[c + 2, W] = True
+    return near
+
+
 def _uncrossed(block: np.ndarray, a, b, c: int, W: int, BB: int) -> np.ndarray:
     """Rows where the new bound pair at positions a, b crosses no other bound pair.
 
@@ -300,7 +379,7 @@ def _beam(states: np.ndarray, W: int, beam: int, rule: str) -> np.ndarray:
     return np.sort(np.argpartition(ends, beam)[:beam])
 
 
-def _join(states, both, lv, uv, c, W, MB, BB, all_rows, emit) -> None:
+def _join(states, both, lv, uv, c, W, MB, BB, all_rows, emit, near=None) -> None:
     """Two plugs meet in a free cell, which then sends nothing on."""
     lc, uc = lv < MB, uv < MB  # colours (pairs with one end processed)
     lb, ub = lv >= BB, uv >= BB  # bound pairs (both ends processed)
@@ -334,6 +413,8 @@ def _join(states, both, lv, uv, c, W, MB, BB, all_rows, emit) -> None:
         joined(pick, bound)
     # two unlabelled pieces join, unless they are one (a loop)
     pick = np.flatnonzero(lu & uu & (lv != MB + c))
+    if near is not None and len(pick):  # (no touch) their far ends must not be neighbours
+        pick = pick[~near[lv[pick] - MB, uv[pick] - MB]]
     if len(pick):
         joined(pick, lambda p: [(lv[p] - MB, uv[p]), (uv[p] - MB, lv[p])])
 
