@@ -43,6 +43,7 @@ def test_check_verdicts(name, text, verdict, lenient, full):
 
 
 def test_default_check_falls_back_to_two_full_cover_solutions(monkeypatch):
+    from search.numberlink import check as module
     from search.numberlink import frontier
 
     monkeypatch.setattr(frontier, "MAX_STATES", 1)  # the frontier can decide nothing
@@ -52,8 +53,26 @@ def test_default_check_falls_back_to_two_full_cover_solutions(monkeypatch):
     assert (report.ok, report.status) == (False, Status.MULTIPLE)
     assert report.details["full_cover_solutions"] == 2
     assert report.details["backend"] == "frontier + cpsat"
-    # One full-cover solution decides nothing: a lenient one may still be hiding.
+    # One full-cover solution decides nothing: CP-SAT then takes the whole question.
+    report = check(parse(SEED.read_text()), time_limit=30)
+    assert (report.ok, report.details["backend"]) == (True, "frontier + cpsat")
+    assert verify(parse(SEED.read_text()), report.solution) == []
+    report = check(parse("1.\n.1\n"), time_limit=30)
+    assert report.verdict == "NOT WELL-DESIGNED: several lenient solutions"
+    assert report.details["full_cover_solutions"] == 0
+    # Undecided when CP-SAT runs out of time as well.
+    monkeypatch.setattr(module, "_decide", _undecided_for("cpsat", module._decide))
     assert check(parse(SEED.read_text()), time_limit=30).status is Status.LIMIT
+
+
+def _undecided_for(backend: str, decide):
+    from search.numberlink.check import _Undecided
+
+    def patched(kind_, puzzle, name, deadline, effort):
+        if name == backend:
+            raise _Undecided
+        return decide(kind_, puzzle, name, deadline, effort)
+    return patched
 
 
 def test_default_check_looks_for_two_full_covers_first_on_large_boards(monkeypatch):
@@ -69,6 +88,7 @@ def test_default_check_looks_for_two_full_covers_first_on_large_boards(monkeypat
     assert check(parse("1.\n.1\n"), time_limit=30).verdict == \
         "NOT WELL-DESIGNED: several lenient solutions"
     monkeypatch.setattr(frontier, "MAX_STATES", 1)
+    monkeypatch.setattr(module, "_decide", _undecided_for("cpsat", module._decide))
     assert check(parse("1.\n.1\n"), time_limit=30).status is Status.LIMIT
     monkeypatch.undo()
     assert check(parse(SEED.read_text()), time_limit=30).ok
