@@ -194,17 +194,18 @@ def test_small_boards_match_brute_force(name):
                 assert verify(puzzle, solution) == []
             avoiding = list(engine(name, no_self_touch=True).solutions(puzzle))
             assert len(avoiding) == brute_count(puzzle, self_avoiding=True), puzzle
-            for limit in (1, 2):
-                capped = engine(name).count(puzzle, limit=limit)
-                assert capped.count == min(expected, limit), puzzle
-                assert capped.complete is (expected < limit)
-            capped = engine(name, no_self_touch=True).count(puzzle, limit=2)
-            assert capped.count == min(len(avoiding), 2), puzzle
-            found = engine(name).unique(puzzle)
-            assert found.status is (Status.UNSAT, Status.UNIQUE, Status.MULTIPLE)[
-                min(expected, 2)], puzzle
-            assert len({s.edges for s in found.solutions}) == len(found.solutions)
-            assert all(verify(puzzle, s) == [] for s in found.solutions)
+            for options in ({}, {"block": True}) if name == "cpsat" else ({},):
+                for limit in (1, 2):
+                    capped = engine(name, **options).count(puzzle, limit=limit)
+                    assert capped.count == min(expected, limit), (puzzle, options)
+                    assert capped.complete is (expected < limit)
+                capped = engine(name, no_self_touch=True, **options).count(puzzle, limit=2)
+                assert capped.count == min(len(avoiding), 2), (puzzle, options)
+                found = engine(name, **options).unique(puzzle)
+                assert found.status is (Status.UNSAT, Status.UNIQUE, Status.MULTIPLE)[
+                    min(expected, 2)], (puzzle, options)
+                assert len({s.edges for s in found.solutions}) == len(found.solutions)
+                assert all(verify(puzzle, s) == [] for s in found.solutions)
             solved = engine(name).solve(puzzle)
             assert solved.status is (Status.SOLVED if expected else Status.UNSAT), puzzle
             checked += 1

@@ -68,10 +68,10 @@ def test_default_check_falls_back_to_two_full_cover_solutions(monkeypatch):
 def _undecided_for(backend: str, decide):
     from search.numberlink.check import _Undecided
 
-    def patched(kind_, puzzle, name, deadline, effort):
+    def patched(kind_, puzzle, name, deadline, effort, **options):
         if name == backend:
             raise _Undecided
-        return decide(kind_, puzzle, name, deadline, effort)
+        return decide(kind_, puzzle, name, deadline, effort, **options)
     return patched
 
 

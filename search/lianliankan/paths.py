@@ -222,36 +222,44 @@ class Occupancy:
     def line(self, a: int, b: int) -> tuple[int, ...] | None:
         """What ``Field.line`` finds (for two turns), on the masks: rows both
         vertical runs reach, then columns both horizontal runs reach."""
-        s, rows, cols = self.stride, self.rows, self.cols
+        s = self.stride
         ra, ca = divmod(a, s)
         rb, cb = divmod(b, s)
-        if ca == cb:
-            if not cols[ca] & _between(ra, rb):
+        r = _crossing(self.cols, self.rows, ra, ca, rb, cb)  # C = (r, ca), D = (r, cb)
+        if r is None:
+            c = _crossing(self.rows, self.cols, ca, ra, cb, rb)  # C = (ra, c), D = (rb, c)
+            if c is None:
+                return None
+            if c == _STRAIGHT:
                 return ()
-        else:  # C = (r, ca), D = (r, cb), segment along row r
-            m, n = cols[ca], cols[cb]
-            lo = max((m & ((1 << ra) - 1)).bit_length(), (n & ((1 << rb) - 1)).bit_length())
-            m >>= ra + 1
-            n >>= rb + 1
-            hi = min(ra + (m & -m).bit_length(), rb + (n & -n).bit_length())
-            between = _between(ca, cb)
-            for r in range(lo, hi):
-                if not rows[r] & between:
-                    return tuple(x for x in (r * s + ca, r * s + cb) if x != a and x != b)
-        if ra == rb:
-            if not rows[ra] & _between(ca, cb):
-                return ()
-        else:  # C = (ra, c), D = (rb, c), segment along column c
-            m, n = rows[ra], rows[rb]
-            lo = max((m & ((1 << ca) - 1)).bit_length(), (n & ((1 << cb) - 1)).bit_length())
-            m >>= ca + 1
-            n >>= cb + 1
-            hi = min(ca + (m & -m).bit_length(), cb + (n & -n).bit_length())
-            between = _between(ra, rb)
-            for c in range(lo, hi):
-                if not cols[c] & between:
-                    return tuple(x for x in (ra * s + c, rb * s + c) if x != a and x != b)
-        return None
+            return tuple(x for x in (ra * s + c, rb * s + c) if x != a and x != b)
+        if r == _STRAIGHT:
+            return ()
+        return tuple(x for x in (r * s + ca, r * s + cb) if x != a and x != b)
+
+
+_STRAIGHT = -1
+
+
+def _crossing(runs: list[int], lines: list[int], pa: int, qa: int, pb: int,
+              qb: int) -> int | None:
+    """For tiles at position pa of line qa and pb of line qb (lines: columns
+    and positions rows, or the other way round), the first crossing line p
+    that both runs of empty cells along qa and qb reach and that is clear
+    between qa and qb; _STRAIGHT when qa == qb and the cells between are
+    empty; else None."""
+    if qa == qb:
+        return _STRAIGHT if not runs[qa] & _between(pa, pb) else None
+    m, n = runs[qa], runs[qb]
+    lo = max((m & ((1 << pa) - 1)).bit_length(), (n & ((1 << pb) - 1)).bit_length())
+    m >>= pa + 1
+    n >>= pb + 1
+    hi = min(pa + (m & -m).bit_length(), pb + (n & -n).bit_length())
+    between = _between(qa, qb)
+    for p in range(lo, hi):
+        if not lines[p] & between:
+            return p
+    return None
 
 
 def _between(i: int, j: int) -> int:

@@ -27,6 +27,7 @@ boards well-designed whose frontier outgrows memory.
 from __future__ import annotations
 
 import time
+from typing import Any
 
 from search.core import CheckReport, CountResult, Deadline, Status
 from search.numberlink.model import Numberlink, Solution
@@ -69,10 +70,9 @@ def check(puzzle: Numberlink, *, backend: str | None = None,
         rest = max(0.0, time_limit - (time.perf_counter() - start))
         return rest if at_most is None else min(at_most, rest)
 
-    def two_full_covers(seconds: float | None, **options: bool) -> CountResult:
+    def two_full_covers(seconds: float | None) -> CountResult:
         # Two full-cover solutions are two lenient ones: not well-designed.
-        found = KIND.backend(FALLBACK, **options).count(puzzle.covering(), limit=CAP,
-                                                         time_limit=seconds)
+        found = KIND.backend(FALLBACK).count(puzzle.covering(), limit=CAP, time_limit=seconds)
         _add(effort, found.effort)
         return found
 
@@ -92,14 +92,13 @@ def check(puzzle: Numberlink, *, backend: str | None = None,
                 if not fallback:
                     raise
                 if probe is None or probe.status is not Status.COUNTED:
-                    # the probe solved and blocked; enumeration searches otherwise
-                    probe = two_full_covers(left(), enumerate=True)
+                    probe = two_full_covers(left())
                 if probe.count >= CAP:
                     n_lenient = n_full = CAP
                     solution = None
                 else:  # the whole question, under the shortcut lemma, in the time left
                     n_lenient, n_full, solution = _decide(
-                        KIND, puzzle, FALLBACK, Deadline(left()), effort)
+                        KIND, puzzle, FALLBACK, Deadline(left()), effort, block=True)
                 name = f"{name} + {FALLBACK}"
     except _Undecided:
         return CheckReport(None, "UNDECIDED (a limit stopped the count)", Status.LIMIT,
@@ -129,19 +128,20 @@ def _add(effort: dict[str, float], more) -> None:
 
 
 def _decide(kind_, puzzle: Numberlink, name: str, deadline: Deadline,
-            effort: dict[str, float]) -> tuple[int, int, Solution | None]:
+            effort: dict[str, float], **options: Any) -> tuple[int, int, Solution | None]:
     """(lenient count, full-cover count, the solution if unique) by backend
-    ``name``; _Undecided when a limit stops it."""
+    ``name`` with ``options``; _Undecided when a limit stops it."""
 
     def count(rules: Numberlink) -> int:
-        result = kind_.backend(name).count(rules, limit=CAP, time_limit=deadline.remaining())
+        result = kind_.backend(name, **options).count(rules, limit=CAP,
+                                                      time_limit=deadline.remaining())
         _add(effort, result.effort)
         if result.status is Status.LIMIT and result.count < CAP:
             raise _Undecided
         return min(result.count, CAP)
 
     lenient, full = puzzle.lenient(), puzzle.covering()
-    engine = kind_.backend(name, no_self_touch=True)
+    engine = kind_.backend(name, no_self_touch=True, **options)
     if not getattr(engine, "no_self_touch", False):
         self_avoiding = None  # the backend cannot restrict: count plainly
     else:
@@ -160,5 +160,6 @@ def _decide(kind_, puzzle: Numberlink, name: str, deadline: Deadline,
         return n_lenient, count(full) if n_lenient else 0, None
     # The one solution: any full-cover solution would be it.
     solution = self_avoiding[0] if self_avoiding else next(
-        iter(kind_.backend(name).solutions(lenient, time_limit=deadline.remaining())))
+        iter(kind_.backend(name, **options).solutions(lenient,
+                                                      time_limit=deadline.remaining())))
     return 1, int(covers(puzzle, solution)), solution
