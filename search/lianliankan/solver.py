@@ -277,8 +277,8 @@ class PairingSearch:
                 if field.connected(group[i], group[j]):
                     near[i] |= 1 << j
                     near[j] |= 1 << i
-        if not all(near):
-            return None
+            if not near[i]:  # complete now (earlier rows did j < i): tile i is stuck
+                return None
         dead: set[int] = set()
 
         def match(left: int) -> list[tuple[int, int]] | None:
