@@ -186,15 +186,10 @@ class CpSatBackend(Backend):
             if routed is not None and verify(puzzle, routed):
                 routed = None  # cannot happen: the router's paths share no cell
         for nst in passes:
-            remaining = None if time_limit is None else time_limit - (time.perf_counter() - start)
             built = CircuitModel(puzzle, no_self_touch=nst)
             if routed is not None:
                 built.hint(routed)
-            solver = make_solver(time_limit=remaining, workers=self.workers, seed=self.seed)
-            solver.parameters.linearization_level = LINEARIZATION
-            status = solver.solve(built.model)
-            for name, value in effort(solver).items():
-                total[name] = total.get(name, 0) + value
+            status, solver = self._solve_model(built, _left(time_limit, start), total)
             if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
                 result = Status.SOLVED, built.reader()(solver)
                 break
@@ -204,6 +199,15 @@ class CpSatBackend(Backend):
         self.effort = total
         return SolveResult(result[0], result[1], time.perf_counter() - start, dict(total))
 
+    def _solve_model(self, built: CircuitModel, time_limit: float | None,
+                     total: dict[str, float]) -> tuple[int, cp_model.CpSolver]:
+        """One solve of ``built``, its effort added to ``total``."""
+        solver = make_solver(time_limit=time_limit, workers=self.workers, seed=self.seed)
+        solver.parameters.linearization_level = LINEARIZATION
+        status = solver.solve(built.model)
+        for name, value in effort(solver).items():
+            total[name] = total.get(name, 0) + value
+        return status, solver
 
     def count(self, puzzle: Numberlink, *, limit: int | None = None,
               time_limit: float | None = None) -> CountResult:
@@ -242,15 +246,8 @@ class CpSatBackend(Backend):
             built = CircuitModel(puzzle, no_self_touch=self.no_self_touch)
             while len(found) < how_many:
                 built.forbid(found[-1])
-                built.hint(found[-1])  # the search starts near it: a second solution is often close
-                remaining = None if time_limit is None else (
-                    time_limit - (time.perf_counter() - start))
-                solver = make_solver(time_limit=remaining, workers=self.workers,
-                                     seed=self.seed)
-                solver.parameters.linearization_level = LINEARIZATION
-                outcome = solver.solve(built.model)
-                for name, value in effort(solver).items():
-                    total[name] = total.get(name, 0) + value
+                built.hint(found[-1])  # a second solution is often close to the first
+                outcome, solver = self._solve_model(built, _left(time_limit, start), total)
                 built.model.clear_hints()
                 if outcome == cp_model.INFEASIBLE:
                     break
@@ -261,6 +258,11 @@ class CpSatBackend(Backend):
                 status = Status.MULTIPLE
         self.effort = total
         return UniqueResult(status, tuple(found), time.perf_counter() - start, dict(total))
+
+
+def _left(time_limit: float | None, start: float) -> float | None:
+    """What is left of ``time_limit`` seconds since ``start``."""
+    return None if time_limit is None else time_limit - (time.perf_counter() - start)
 
 
 def _pairless(puzzle: Numberlink) -> Iterator[Solution]:

@@ -29,6 +29,7 @@ whenever the count reaches two.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import islice
 
 import numpy as np
 
@@ -122,14 +123,16 @@ def run(
         states, counts, levels = resume.states, resume.counts, resume.levels
         max_seen, transitions, cells, stored = (resume.max_seen, resume.transitions,
                                                 resume.cells, resume.stored)
-    skip = cells
     partial = False
     all_rows = np.arange(0)
+    # (no touch) per column c: which plugs enter neighbouring cells once (r, c)
+    # is processed, and the (position, mate value) pairs newly next to each other
+    nears = [_neighbouring_plugs(c, W) for c in range(W)] if no_touch else None
+    fresh_of = [[(x, MB + int(y)) for x in (c, W) for y in np.flatnonzero(near[x])]
+                for c, near in enumerate(nears)] if nears else None
 
-    for r, c, kind, can_right, can_down in scan(kinds, H, W, deadline):
-            if skip:  # processed before the pause
-                skip -= 1
-                continue
+    # a resumed pass skips the cells processed before its pause
+    for r, c, kind, can_right, can_down in islice(scan(kinds, H, W, deadline), cells, None):
             n = len(states)
             if len(all_rows) < n:
                 all_rows = np.arange(max(n, 2 * len(all_rows)))
@@ -139,13 +142,12 @@ def run(
             has_u = up != 0
             chunks: list[tuple[np.ndarray, np.ndarray, int]] = []  # (rows, new states, action)
 
-            near = _neighbouring_plugs(c, W) if no_touch else None
             # Both plugs of one unlabelled piece entering neighbouring cells can
             # never meet (a loop): its path will touch itself.  States of the last
             # level had no such plugs; plugs newly next to each other involve c or
             # W, and mates change only there and where two pieces join (_join).
-            fresh = [] if near is None else [
-                (x, MB + int(y)) for x in (c, W) for y in np.flatnonzero(near[x])]
+            near = nears[c] if nears else None
+            fresh = fresh_of[c] if fresh_of else []
 
             def emit(rows: np.ndarray, block: np.ndarray, action: int,
                      chunks: list = chunks, fresh: list = fresh) -> None:
