@@ -97,7 +97,7 @@ class Answer:
         if self.backend != "-":
             head += f" ({figures})"
         for key, value in self.fields.get("details", {}).items():
-            head += f"\n  {key}: {value}"
+            head += f"\n  {key}: {'not counted (a limit)' if value is None else value}"
         for line in self.fields.get("reasons", []):
             head += f"\n  {line}"
         if self.fields.get("message"):

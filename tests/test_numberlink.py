@@ -270,6 +270,57 @@ def test_contest_lenient_solve_is_quick(name):
     assert result.effort["branches"] == 0
 
 
+# ---------------------------------------------------------------- search prunes
+
+
+def _search_root(puzzle: Numberlink, no_self_touch: bool) -> tuple[int, int]:
+    """The search backend's solutions and nodes on one rule set."""
+    from search.core import Deadline
+    from search.numberlink.solver import Board
+
+    board = Board(puzzle, no_self_touch=no_self_touch)
+    return len(list(board.run(Deadline(None)))), board.nodes
+
+
+def test_search_parity_rule():
+    """Heads on two black corners need a region one cell whiter; the two empty
+    cells are both white, so full cover fails before the search starts."""
+    puzzle = parse("A.\n.A\n")
+    assert _search_root(puzzle, False) == (0, 0) == (brute_count(puzzle), 0)
+    assert _search_root(puzzle.lenient(), False)[0] == brute_count(puzzle.lenient()) == 2
+
+
+def test_search_lone_pair_region_rule():
+    """Only pair 1 reaches the top row, which it cannot cover without running
+    beside itself; without that rule the count is the oracle's."""
+    puzzle = parse("| || || || |\n| || 1 || X || 1 |\n")
+    assert _search_root(puzzle, True) == (0, 0) == (brute_count(puzzle, self_avoiding=True), 0)
+    assert _search_root(puzzle, False)[0] == brute_count(puzzle)
+
+
+def test_search_without_the_full_colour_balance_still_counts_right(monkeypatch):
+    """Past MAX_CHOICES pairs with a choice of regions, the colour balance
+    only asks that every region can get a pair: the counts stay exact."""
+    from search.numberlink import solver
+
+    monkeypatch.setattr(solver, "MAX_CHOICES", 0)
+    rng = random.Random(7)
+    for _ in range(80):
+        board = random_board(rng)
+        if brute_count(board) <= 400:
+            assert len(list(engine("search").solutions(board))) == brute_count(board), board
+
+
+def test_search_independent_parts_multiply():
+    """A blocked column splits the board: the parts are solved in turn and
+    their solutions combine; a part with none fails the whole board."""
+    free = parse("| 1 || || X || 2 || |\n| || || X || || |\n| || 1 || X || || 2 |\n").lenient()
+    count = _search_root(free, False)[0]
+    assert count == brute_count(free) and count > 4
+    dead = parse("| 1 || || X || 2 || 3 |\n| || || X || 3 || 2 |\n| || 1 || X || || |\n").lenient()
+    assert _search_root(dead, False)[0] == brute_count(dead) == 0
+
+
 # ---------------------------------------------------------------- public sets
 
 

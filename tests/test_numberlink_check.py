@@ -75,23 +75,56 @@ def _undecided_for(backend: str, decide):
     return patched
 
 
-def test_default_check_looks_for_two_full_covers_first_on_large_boards(monkeypatch):
+def test_large_boards_look_for_two_full_covers_first(monkeypatch):
     from search.numberlink import check as module
     from search.numberlink import frontier
 
-    monkeypatch.setattr(module, "PROBE_CELLS", 9)  # a 3x3 board counts as large
-    report = check(parse("1..\n...\n..1\n"), time_limit=30)
-    assert (report.ok, report.details["backend"]) == (False, "frontier + cpsat")
-    assert "states" not in report.effort  # the frontier never ran
-    # A probe that counts fewer than two leaves the verdict to the frontier.
-    monkeypatch.setattr(module, "PROBE_CELLS", 4)
-    assert check(parse("1.\n.1\n"), time_limit=30).verdict == \
-        "NOT WELL-DESIGNED: several lenient solutions"
-    monkeypatch.setattr(frontier, "MAX_STATES", 1)
+    monkeypatch.setattr(module, "PROBE_CELLS", 4)  # these boards count as large
+    monkeypatch.setattr(frontier, "MAX_STATES", 1)  # the frontier decides nothing,
+    # nor CP-SAT's whole question: the look for two full covers decides
     monkeypatch.setattr(module, "_decide", _undecided_for("cpsat", module._decide))
+    report = check(parse("1..\n...\n..1\n"), time_limit=30)
+    assert (report.ok, report.details["full_cover_solutions"]) == (False, 2)
+    assert report.details["backend"] == "frontier + cpsat"
+    assert "states" not in report.effort  # the answer and its effort are CP-SAT's
+    # A look that finds fewer than two decides nothing.
     assert check(parse("1.\n.1\n"), time_limit=30).status is Status.LIMIT
     monkeypatch.undo()
     assert check(parse(SEED.read_text()), time_limit=30).ok
+
+
+def test_a_limit_on_the_full_cover_count_leaves_a_settled_verdict(monkeypatch):
+    from search.core import CountResult
+    from search.numberlink.frontier import FrontierBackend
+
+    real = FrontierBackend.count
+
+    def count(self, puzzle, *, limit=None, time_limit=None):
+        if puzzle.full_cover:  # as if this count always ran out of time
+            return CountResult(Status.LIMIT, 1)
+        return real(self, puzzle, limit=limit, time_limit=time_limit)
+
+    monkeypatch.setattr(FrontierBackend, "count", count)
+    report = check(parse("1..\n...\n..1\n"), backend="frontier", time_limit=30)
+    assert report.verdict == "NOT WELL-DESIGNED: several lenient solutions"
+    assert (report.status, report.details["full_cover_solutions"]) == (Status.MULTIPLE, None)
+
+
+def test_large_boards_race_the_frontier_against_cpsat(monkeypatch):
+    from search.numberlink import check as module
+    from search.numberlink import frontier
+
+    seed = parse(SEED.read_text())
+    monkeypatch.setattr(module, "PROBE_CELLS", 4)  # the seed's 7x7 board counts as large
+    monkeypatch.setattr(module, "_decide", _undecided_for("cpsat", module._decide))
+    assert check(seed, time_limit=30).details["backend"] == "frontier"
+    monkeypatch.undo()
+    monkeypatch.setattr(module, "PROBE_CELLS", 4)
+    monkeypatch.setattr(frontier, "MAX_STATES", 1)  # the frontier can decide nothing
+    report = check(seed, time_limit=30)
+    assert (report.ok, report.details["backend"]) == (True, "frontier + cpsat")
+    assert verify(seed, report.solution) == []
+    assert report.effort  # the winner's effort comes back from its process
 
 
 @pytest.mark.parametrize("name", BACKENDS)

@@ -13,15 +13,19 @@ one different from S (it cannot shrink back onto S, which uses every cell).
 So a puzzle is well-designed iff it has exactly one lenient solution that
 never touches itself and that solution covers every cell.
 
-When no backend is named, CP-SAT looks for two full-cover solutions (which
-are two lenient ones) where the default engine struggles: for at most
-3 s before it on boards of 14 x 14 cells and more, and with the time left
-after it when it stopped undecided (out of states or out of its share of the
-time).  CP-SAT finds two in seconds on boards that have many
-(``jumbo_14x14_19``: 1,670), which is where the frontier's states outgrow
-memory.  Failing that, CP-SAT takes the whole question (the self-avoiding
-lenient solutions, capped at 2) in the time left: it proves some 17 x 17
-boards well-designed whose frontier outgrows memory.
+When no backend is named, CP-SAT takes a second look where the default
+engine struggles.  On boards of 14 x 14 cells and more, it first counts
+full-cover solutions up to 2 for at most 3 s: two full covers are two lenient
+solutions, so the puzzle is not well-designed.  That decides boards with
+many solutions (``jumbo_14x14_19``: 1,670 full covers), where the frontier's
+states outgrow memory.  Then it takes the whole question (the self-avoiding
+lenient solutions, capped at 2, by solving and blocking with a portfolio of
+workers): it finds a second solution within a second on most Janko 17 x 17
+boards, on which the frontier runs out of states.  On the large boards the
+default engine and the second look race in processes of their own
+(``search.race``) and the first answer wins.  Smaller boards, or a platform
+without ``fork``, run the default engine and then the second look in the
+time left.
 """
 
 from __future__ import annotations
@@ -29,14 +33,18 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from search.core import CheckReport, CountResult, Deadline, Status
+from search.core import CheckReport, Deadline, Status
 from search.numberlink.model import Numberlink, Solution
+from search.race import can_race, first_answer, step_aside
 
 CAP = 2  # counts are capped: 2 means "two or more"
-FALLBACK = "cpsat"  # looks for two full-cover solutions when the default engine cannot
+FALLBACK = "cpsat"  # for boards where the default engine struggles
 DEFAULT_SHARE = 0.75  # of the time limit, for the default engine before the fallback
 PROBE_CELLS = 196  # boards this large get a short look for two full-cover solutions first...
 PROBE_SECONDS = 3.0  # ... for at most this long (it stops sooner once it has counted)
+SETTLED_SECONDS = 1.0  # at least, for the full-cover count once the verdict is settled
+RACE_WORKERS = 8  # CP-SAT's portfolio for the second look, whose threads
+RACE_NICENESS = 10  # together weigh about one process at nice 0 when racing
 
 REASONS = {
     "unsat": "no solution",
@@ -44,6 +52,10 @@ REASONS = {
     "full": "several full-cover solutions",
     "empty": "the only solution leaves cells empty",
 }
+
+
+# (lenient count, full-cover count, the solution if unique), effort, engine
+_Answer = tuple[tuple[int, int | None, Solution | None], dict[str, float], str]
 
 
 class _Undecided(Exception):
@@ -70,36 +82,39 @@ def check(puzzle: Numberlink, *, backend: str | None = None,
         rest = max(0.0, time_limit - (time.perf_counter() - start))
         return rest if at_most is None else min(at_most, rest)
 
-    def two_full_covers(seconds: float | None) -> CountResult:
-        # Two full-cover solutions are two lenient ones: not well-designed.
-        found = KIND.backend(FALLBACK).count(puzzle.covering(), limit=CAP, time_limit=seconds)
-        _add(effort, found.effort)
-        return found
+    large = len(puzzle.open_cells) >= PROBE_CELLS
+    race = fallback and large and can_race()
 
+    def default_engine() -> _Answer:
+        spent: dict[str, float] = {}
+        share = DEFAULT_SHARE if fallback and not race else 1.0
+        rest = left()
+        deadline = Deadline(None if rest is None else rest * share)
+        return _decide(KIND, puzzle, name, deadline, spent), spent, name
+
+    def second_look() -> _Answer:
+        # By a portfolio of threads, solving and blocking; when racing, at a
+        # priority that gives all its threads about one core's share.
+        step_aside(RACE_NICENESS)
+        spent: dict[str, float] = {}
+        if large:  # two full-cover solutions are two lenient ones: not well-designed
+            probe = KIND.backend(FALLBACK, block=True, workers=RACE_WORKERS).count(
+                puzzle.covering(), limit=CAP, time_limit=left(PROBE_SECONDS))
+            _add(spent, probe.effort)
+            if probe.count >= CAP:
+                return (CAP, CAP, None), spent, FALLBACK
+        # the whole question, under the shortcut lemma
+        answer = _decide(KIND, puzzle, FALLBACK, Deadline(left()), spent, block=True,
+                         workers=RACE_WORKERS)
+        return answer, spent, FALLBACK
+
+    calls = [default_engine, second_look] if fallback else [default_engine]
     try:
-        probe = None
-        if fallback and len(puzzle.open_cells) >= PROBE_CELLS:
-            probe = two_full_covers(left(PROBE_SECONDS))
-        if probe is not None and probe.count >= CAP:
-            n_lenient = n_full = CAP
-            solution, name = None, f"{name} + {FALLBACK}"
-        else:
-            try:
-                share = DEFAULT_SHARE if fallback and time_limit is not None else 1.0
-                n_lenient, n_full, solution = _decide(
-                    KIND, puzzle, name, Deadline(left() and left() * share), effort)
-            except _Undecided:
-                if not fallback:
-                    raise
-                if probe is None or probe.status is not Status.COUNTED:
-                    probe = two_full_covers(left())
-                if probe.count >= CAP:
-                    n_lenient = n_full = CAP
-                    solution = None
-                else:  # the whole question, under the shortcut lemma, in the time left
-                    n_lenient, n_full, solution = _decide(
-                        KIND, puzzle, FALLBACK, Deadline(left()), effort, block=True)
-                name = f"{name} + {FALLBACK}"
+        (n_lenient, n_full, solution), spent, winner = first_answer(
+            calls, gives_up=_Undecided, at_once=race, time_limit=left())
+        _add(effort, spent)
+        if winner != name:
+            name = f"{name} + {FALLBACK}"
     except _Undecided:
         return CheckReport(None, "UNDECIDED (a limit stopped the count)", Status.LIMIT,
                            {"limit_s": time_limit}, None, time.perf_counter() - start, effort)
@@ -109,7 +124,7 @@ def check(puzzle: Numberlink, *, backend: str | None = None,
         reasons.append(REASONS["unsat"])
     if n_lenient >= CAP:
         reasons.append(REASONS["lenient"])
-    if n_full >= CAP:
+    if n_full is not None and n_full >= CAP:
         reasons.append(REASONS["full"])
     if n_lenient == 1 and not covers(puzzle, solution):
         reasons.append(REASONS["empty"])
@@ -128,15 +143,26 @@ def _add(effort: dict[str, float], more) -> None:
 
 
 def _decide(kind_, puzzle: Numberlink, name: str, deadline: Deadline,
-            effort: dict[str, float], **options: Any) -> tuple[int, int, Solution | None]:
+            effort: dict[str, float], **options: Any) -> tuple[int, int | None, Solution | None]:
     """(lenient count, full-cover count, the solution if unique) by backend
-    ``name`` with ``options``; _Undecided when a limit stops it."""
+    ``name`` with ``options``; _Undecided when a limit stops it before the
+    verdict is settled.  Two lenient solutions settle it: a limit then leaves
+    the full-cover count None (not counted)."""
 
-    def count(rules: Numberlink) -> int:
-        result = kind_.backend(name, **options).count(rules, limit=CAP,
-                                                      time_limit=deadline.remaining())
+    start = time.perf_counter()
+
+    def count(rules: Numberlink, *, settled: bool = False) -> int | None:
+        # ``settled``: the verdict stands whatever this count, which then gets
+        # at most as long as the verdict took (1 s at least); a limit leaves it None
+        seconds = deadline.remaining()
+        if settled:
+            spent = max(SETTLED_SECONDS, time.perf_counter() - start)
+            seconds = spent if seconds is None else min(seconds, spent)
+        result = kind_.backend(name, **options).count(rules, limit=CAP, time_limit=seconds)
         _add(effort, result.effort)
         if result.status is Status.LIMIT and result.count < CAP:
+            if settled:
+                return None
             raise _Undecided
         return min(result.count, CAP)
 
@@ -157,7 +183,7 @@ def _decide(kind_, puzzle: Numberlink, name: str, deadline: Deadline,
     several = self_avoiding is not None and len(self_avoiding) == CAP
     n_lenient = CAP if several else count(lenient)
     if n_lenient != 1:
-        return n_lenient, count(full) if n_lenient else 0, None
+        return n_lenient, count(full, settled=True) if n_lenient else 0, None
     # The one solution: any full-cover solution would be it.
     solution = self_avoiding[0] if self_avoiding else next(
         iter(kind_.backend(name, **options).solutions(lenient,

@@ -1,12 +1,20 @@
 """The hand-written Numberlink search: depth-first path extension.
 
-Each pair grows one path from its more constrained end.  At every node the
-pair with the fewest moves is extended (a pair with one move is a forced
-move; with none, a dead end), and after each step the board is pruned:
+Each pair grows one path from both ends.  At every node the side with the
+fewest moves is extended (one move is a forced move; none, a dead end), and
+the board is pruned:
 
 - a pair whose head and goal lie in different regions of empty cells;
-- under full cover, an empty cell with fewer than two ways in or out, and a
-  region of empty cells that no unfinished pair can reach with both ends.
+- under full cover, an empty cell with fewer than two ways in or out, and
+  (before each real choice) regions the pairs cannot fill: one no pair can
+  reach with both ends, a checkerboard colour balance no choice of pairs
+  meets, a region that only one pair can reach but that is no plain path
+  (without self-touch), and the links every cell must make, propagated.
+
+Pairs that share no region (directly or through other pairs) form
+independent parts: they are solved in turn, and a part with no solution
+fails the node at once instead of being refuted again for every way to
+solve the others.
 
 It enumerates every solution under either rule set, so it counts and decides
 uniqueness.  ``no_self_touch=True`` keeps only paths that never run beside
@@ -19,12 +27,18 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 
 from search.core import Backend, Deadline, LimitReached, SolveResult, Status
 from search.numberlink.model import Numberlink, Solution
 
 WALL, EMPTY = -2, -1
+MAX_CHOICES = 12  # pairs with a choice of regions the colour balance tries in full
+FIRST_BUDGET = 2000  # nodes of the first restart of ``solve``; doubled every round
+
+
+class BudgetSpent(Exception):
+    """Raised inside a search when its node budget runs out (a restart of ``solve``)."""
 
 
 class Board:
@@ -35,8 +49,11 @@ class Board:
     from ``b``; the path is complete when the two heads join.
     """
 
-    def __init__(self, puzzle: Numberlink, *, no_self_touch: bool):
+    def __init__(self, puzzle: Numberlink, *, no_self_touch: bool,
+                 away: bool = False, budget: int | None = None):
         self.puzzle = puzzle
+        self.away = away  # try moves away from walls and paths first
+        self.budget = budget  # nodes before BudgetSpent (None: no limit)
         self.full_cover = puzzle.full_cover
         self.no_self_touch = no_self_touch
         w = self.stride = puzzle.width + 2
@@ -52,6 +69,9 @@ class Board:
             self.cell[a] = self.cell[b] = p
             self.sides += [[a], [b]]
         self.heads = {side[0] for side in self.sides}
+        # free[i]: neighbours of i that are empty or a head, kept up to date
+        self.free = [self.count_free(i) for i in range(len(self.cell))]
+        self.sign = [1 - 2 * ((i // w + i % w) & 1) for i in range(len(self.cell))]  # checkerboard
         self.open = set(range(len(puzzle.pairs)))
         self.nodes = 0
 
@@ -68,17 +88,23 @@ class Board:
 
     # ------------------------------------------------------------ moves
 
+    def count_free(self, i: int) -> int:
+        cell, heads = self.cell, self.heads
+        return sum(1 for j in self.around[i] if cell[j] == EMPTY or j in heads)
+
     def ways(self, i: int) -> int:
         """How many neighbours of an empty cell could join it to a path."""
-        cell, heads, n = self.cell, self.heads, 0
-        for j in self.around[i]:
-            if cell[j] == EMPTY or j in heads:
-                n += 1
-        return n
+        return self.free[i]
+
+    def close_head(self, x: int, step: int) -> None:
+        """Head ``x`` stops (step -1) or starts again (step 1) being a way in."""
+        free = self.free
+        for j in self.around[x]:
+            free[j] += step
 
     def moves(self, s: int) -> list[int]:
         """The next cells of side ``s``: empty neighbours, or the other head (join)."""
-        cell, p = self.cell, s >> 1
+        cell, free, p = self.cell, self.free, s >> 1
         x, y = self.sides[s][-1], self.sides[s ^ 1][-1]
         out, forced = [], None
         for n in self.around[x]:
@@ -89,15 +115,13 @@ class Board:
             elif cell[n] == EMPTY:
                 if self.no_self_touch and self.touches(n, p, x, y):
                     continue
-                if self.full_cover and self.ways(n) <= 2:
+                if self.full_cover and free[n] <= 2:
                     if forced is not None:
                         return []  # two cells that only this head can fill
                     forced = n
                 out.append(n)
         if forced is not None:
             return [forced]
-        if self.full_cover and len(out) > 1:
-            out.sort(key=lambda n: n != y and self.ways(n))  # hug walls and other paths
         return out
 
     def touches(self, n: int, p: int, x: int, y: int) -> bool:
@@ -110,7 +134,9 @@ class Board:
 
     def advance(self, s: int, n: int) -> None:
         side = self.sides[s]
+        self.close_head(side[-1], -1)
         if n == self.sides[s ^ 1][-1]:
+            self.close_head(n, -1)
             self.open.discard(s >> 1)
             self.heads.discard(side[-1])
             self.heads.discard(n)
@@ -129,83 +155,351 @@ class Board:
             self.open.add(s >> 1)
             self.heads.add(side[-1])
             self.heads.add(self.sides[s ^ 1][-1])
+            self.close_head(self.sides[s ^ 1][-1], 1)
         else:
             self.heads.discard(n)
             self.heads.add(side[-1])
             self.cell[n] = EMPTY
             self.empty += 1
+        self.close_head(side[-1], 1)
 
     # ------------------------------------------------------------ pruning
 
     def dead_end_near(self, centres) -> bool:
         """Full cover: an empty cell near the last step with < 2 ways to join a path."""
-        cell, around, ways = self.cell, self.around, self.ways
+        cell, around, free = self.cell, self.around, self.free
         for centre in centres:
             for i in around[centre]:
-                if cell[i] == EMPTY and ways(i) < 2:
+                if cell[i] == EMPTY and free[i] < 2:
                     return True
         return False
 
-    def regions_fail(self) -> bool:
-        """A pair cut off from itself, or (full cover) a region no pair can fill."""
+    def regions(self) -> tuple[list[int], list[list[int]]]:
+        """The connected regions of empty cells: each cell's region (-1 if
+        none) and each region's cells."""
         cell, around = self.cell, self.around
         region = [-1] * len(cell)
-        count = 0
+        members: list[list[int]] = []
         for start, value in enumerate(cell):
             if value != EMPTY or region[start] >= 0:
                 continue
-            region[start] = count
-            stack = [start]
+            r = len(members)
+            region[start] = r
+            stack, cells = [start], [start]
             while stack:
                 for j in around[stack.pop()]:
                     if cell[j] == EMPTY and region[j] < 0:
-                        region[j] = count
+                        region[j] = r
                         stack.append(j)
-            count += 1
-        filled = [False] * count
-        sides = self.sides
+                        cells.append(j)
+            members.append(cells)
+        return region, members
+
+    def parts(self, group: frozenset[int]) -> list[tuple[frozenset[int], list[int]]] | None:
+        """None for a pair cut off from itself or (full cover) regions the
+        pairs cannot fill; else the group's open pairs split into independent
+        parts, each with the regions its pairs can enter (their cells)."""
+        around, sides = self.around, self.sides
+        region, members = self.regions()
+        entries = []  # (pair, x, y, regions the pair could fill, may it join directly)
         for p in self.open:
             x, y = sides[2 * p][-1], sides[2 * p + 1][-1]
             near_x = {region[j] for j in around[x]}
             shared = [r for r in {region[j] for j in around[y]} if r >= 0 and r in near_x]
-            if not shared and y not in around[x]:
+            joinable = y in around[x]
+            if not shared and not joinable:
+                return None
+            if not (joinable and self.no_self_touch):  # else it must join at once
+                entries.append((p, x, y, shared, joinable))
+        if self.full_cover and (
+                self.unbalanced(members, entries)
+                or self.no_self_touch and self.lone_pair_fails(region, members, entries)):
+            return None
+        return self.split(group, entries, members)
+
+    @staticmethod
+    def split(group: frozenset[int], entries, members: list[list[int]]):
+        """Pairs that can enter a common region, and chains of such, form a
+        part; parts share neither cells nor pairs."""
+        root = list(range(len(members)))
+
+        def find(r: int) -> int:
+            while root[r] != r:
+                root[r] = r = root[root[r]]
+            return r
+
+        for p, _x, _y, shared, _j in entries:
+            if p in group:
+                for r in shared[1:]:
+                    root[find(r)] = find(shared[0])
+        pairs: dict[int, set[int]] = {}
+        for p, _x, _y, shared, _j in entries:
+            if p in group:
+                pairs.setdefault(find(shared[0]) if shared else -1 - p, set()).add(p)
+        cells: dict[int, list[int]] = {}
+        for r, members_r in enumerate(members):
+            cells.setdefault(find(r), []).extend(members_r)
+        return [(frozenset(ps), cells.get(key, [])) for key, ps in pairs.items()]
+
+    def unbalanced(self, members: list[list[int]], entries) -> bool:
+        """Full cover: no way to send the pairs into the regions so that each
+        region gets a pair and the right colour balance.
+
+        On a checkerboard, a pair's path enters one region (the cells between
+        its heads are all empty and connected) and fills a segment of it from a
+        neighbour of head x to one of head y.  The segment's cells alternate
+        in colour, so its black minus white is 0 if x and y differ in colour,
+        and 1 towards the other colour if they agree.  A region's balance is
+        the sum over the pairs that fill it.
+        """
+        sign = self.sign
+        need = [sum(sign[i] for i in cells) for cells in members]
+        taken = [0] * len(members)
+        choices = []
+        for _p, x, y, shared, joinable in entries:
+            value = -(sign[x] + sign[y]) // 2
+            options = shared + [-1] if joinable else shared  # -1: join directly
+            if options == [-1]:
+                continue
+            if len(options) == 1:
+                need[options[0]] -= value
+                taken[options[0]] += 1
+            else:
+                choices.append((value, options))
+        if len(choices) > MAX_CHOICES:  # too many to try: each region needs a pair, no more
+            for _value, options in choices:
+                for r in options:
+                    if r >= 0:
+                        taken[r] += 1
+            return not all(taken)
+        return not self.balance(need, taken, choices, 0)
+
+    def balance(self, need: list[int], taken: list[int], choices, k: int) -> bool:
+        """Can choices ``k:`` each pick a region so that no need is left and
+        every region is taken?"""
+        if k == len(choices):
+            return all(taken) and not any(need)
+        value, options = choices[k]
+        for r in options:
+            if r < 0:
+                if self.balance(need, taken, choices, k + 1):
+                    return True
+                continue
+            need[r] -= value
+            taken[r] += 1
+            ok = self.balance(need, taken, choices, k + 1)
+            need[r] += value
+            taken[r] -= 1
+            if ok:
                 return True
-            for r in shared:
-                filled[r] = True
-        return self.full_cover and not all(filled)
+        return False
+
+    def lone_pair_fails(self, region: list[int], members: list[list[int]], entries) -> bool:
+        """No self-touch, full cover: a region that only one pair can fill must
+        be a plain path of cells from beside one head to beside the other, next
+        to no other cell of that pair."""
+        fillers: dict[int, list] = {}
+        for entry in entries:
+            for r in entry[3]:
+                fillers.setdefault(r, []).append(entry)
+        cell, around = self.cell, self.around
+        for r, (entry, *others) in fillers.items():
+            if others:
+                continue
+            p, x, y = entry[:3]
+            ends, by_x, by_y, links, size = [], [], [], 0, len(members[r])
+            for i in members[r]:
+                degree = 0
+                for j in around[i]:
+                    if region[j] == r:
+                        degree += 1
+                    elif j == x:
+                        by_x.append(i)
+                    elif j == y:
+                        by_y.append(i)
+                    elif cell[j] == p:
+                        return True
+                if degree > 2:
+                    return True
+                links += degree
+                if degree < 2:
+                    ends.append(i)
+            if links != 2 * (size - 1) or len(by_x) != 1 or len(by_y) != 1:
+                return True
+            if size > 1 and (by_x[0] == by_y[0] or by_x[0] not in ends or by_y[0] not in ends):
+                return True
+        return False
+
+    def link_moves(self) -> dict[int, list[int]] | None:
+        """Full cover: propagate the links each empty cell (two) and head (one)
+        must make: a cell with just enough candidate links takes them all, and
+        a cell with all its links drops its other candidates.  None on a cell
+        short of links, a loop of empty cells, or a forced chain between two
+        pairs; else each open side's remaining moves."""
+        cell, around, sides = self.cell, self.around, self.sides
+        size = len(cell)
+        want = [0] * size  # links still to make: 2 for an empty cell, 1 for a head
+        dead = [0] * size  # bit d: the link towards around[i][d] is ruled out
+        fixed = [0] * size  # bit d: that link is forced
+        left = [0] * size  # candidate links left
+        done = [0] * size  # forced links
+        for i, v in enumerate(cell):
+            if v == EMPTY:
+                want[i] = 2
+        moves = {}
+        for p in self.open:
+            for s in (2 * p, 2 * p + 1):
+                moves[s] = self.moves(s)
+                want[sides[s][-1]] = 1
+        for s, ms in moves.items():  # a head links only to its moves
+            x = sides[s][-1]
+            for d, j in enumerate(around[x]):
+                if j not in ms and want[j]:
+                    dead[x] |= 1 << d
+                    dead[j] |= 1 << (d ^ 2)
+        queue = []
+        for i in range(size):
+            if want[i]:
+                n = 0
+                for d, j in enumerate(around[i]):
+                    if want[j] and not dead[i] >> d & 1:
+                        n += 1
+                left[i] = n
+                if n <= want[i]:
+                    queue.append(i)
+        while queue:
+            i = queue.pop()
+            if left[i] < want[i]:
+                return None
+            if done[i] == want[i] or left[i] > want[i]:
+                continue
+            for d, j in enumerate(around[i]):  # take every candidate link
+                if not want[j] or (dead[i] | fixed[i]) >> d & 1:
+                    continue
+                fixed[i] |= 1 << d
+                fixed[j] |= 1 << (d ^ 2)
+                done[i] += 1
+                done[j] += 1
+                if done[j] > want[j]:
+                    return None
+                if done[j] == want[j]:  # j is full: drop its other candidates
+                    for e, k in enumerate(around[j]):
+                        if want[k] and not (dead[j] | fixed[j]) >> e & 1:
+                            dead[j] |= 1 << e
+                            dead[k] |= 1 << (e ^ 2)
+                            left[j] -= 1
+                            left[k] -= 1
+                            if left[k] <= want[k]:
+                                queue.append(k)
+        if self.chains_fail(want, fixed, done):
+            return None
+        result = {}
+        for s in moves:
+            x = sides[s][-1]
+            result[s] = [j for d, j in enumerate(around[x])
+                         if want[j] and not dead[x] >> d & 1]
+        return result
+
+    def chains_fail(self, want: list[int], fixed: list[int], done: list[int]) -> bool:
+        """Forced links that close a loop or join the heads of two pairs."""
+        cell, around = self.cell, self.around
+        seen = [False] * len(cell)
+        for i, n in enumerate(done):
+            if n != 1 or seen[i]:
+                continue
+            prev, cur = -1, i  # walk the chain from its end i
+            while True:
+                seen[cur] = True
+                step = [j for d, j in enumerate(around[cur]) if fixed[cur] >> d & 1 and j != prev]
+                if not step:
+                    break
+                prev, cur = cur, step[0]
+            if want[i] == 1 and want[cur] == 1 and cell[i] != cell[cur]:
+                return True
+        return any(n == 2 and want[i] == 2 and not seen[i] for i, n in enumerate(done))
+
 
     # ------------------------------------------------------------ search
 
-    def search(self, deadline: Deadline) -> Iterator[Solution]:
+    def pick(self, group: frozenset[int]) -> tuple[int, list[int]] | None:
+        """The open side of the group with the fewest moves (None when all
+        are joined)."""
+        best, best_moves = -1, None
+        for p in group:
+            if p not in self.open:
+                continue
+            for s in (2 * p, 2 * p + 1):
+                moves = self.moves(s)
+                if best_moves is None or len(moves) < len(best_moves):
+                    best, best_moves = s, moves
+                    if len(moves) < 2:
+                        return best, best_moves
+        return None if best_moves is None else (best, best_moves)
+
+    def search(self, deadline: Deadline, group: frozenset[int],
+               cells: list[int] | None) -> Generator[None, None, None]:
+        """Yield (with the board holding it) each way to join the group's
+        pairs, filling ``cells`` (all empty cells if None) under full cover."""
         self.nodes += 1
         if not self.nodes & 1023:
             deadline.check()
-        best, best_moves = -1, None
-        for p in self.open:
-            for s in (2 * p, 2 * p + 1):
-                moves = self.moves(s)
-                if not moves:
-                    return
-                if best_moves is None or len(moves) < len(best_moves):
-                    best, best_moves = s, moves
-                    if len(moves) == 1:
-                        break
-            if len(best_moves) == 1:
-                break
-        if best_moves is None:
-            if not (self.full_cover and self.empty):
-                yield self.solution()
+            if self.budget is not None and self.nodes > self.budget:
+                raise BudgetSpent
+        picked = self.pick(group)
+        if picked is None:
+            if not self.full_cover or (
+                    not self.empty if cells is None else all(self.cell[i] != EMPTY for i in cells)):
+                yield
+            return
+        best, best_moves = picked
+        if not best_moves:
             return
         # Regions are checked before branching only: a forced move cannot be
         # avoided, so the check waits until the next real choice.
-        if len(best_moves) > 1 and self.regions_fail():
-            return
+        if len(best_moves) > 1:
+            parts = self.parts(group)
+            if parts is None:
+                return
+            if len(parts) > 1:
+                yield from self.product(deadline, sorted(parts, key=lambda part: len(part[1])))
+                return
+            if self.full_cover:
+                links = self.link_moves()
+                if links is None:
+                    return
+                best = min((s for s in links if s >> 1 in group), key=lambda s: len(links[s]))
+                best_moves = links[best]
         x, y = self.sides[best][-1], self.sides[best ^ 1][-1]
+        if self.full_cover and len(best_moves) > 1:
+            free = self.free
+            if self.away:  # the join first, then the freest cells
+                best_moves.sort(key=lambda n: n != y and 5 - free[n])
+            else:  # the join first, then hug walls and other paths
+                best_moves.sort(key=lambda n: n != y and free[n])
         for n in best_moves:
             self.advance(best, n)
-            if not (self.full_cover and self.dead_end_near((x, n) if n != y else (x, y))):
-                yield from self.search(deadline)
-            self.retreat(best)
+            try:
+                if not (self.full_cover and self.dead_end_near((x, n) if n != y else (x, y))):
+                    yield from self.search(deadline, group, cells)
+            finally:
+                self.retreat(best)
+
+    def product(self, deadline: Deadline, parts, k: int = 0) -> Generator[None, None, bool]:
+        """Every combination of the solutions of independent parts ``k:``,
+        solved in turn; False when one of them has none at all."""
+        if k == len(parts):
+            yield
+            return True
+        found = False
+        ways = self.search(deadline, *parts[k])
+        try:
+            for _ in ways:
+                found = True
+                if not (yield from self.product(deadline, parts, k + 1)):
+                    return False  # a later part fails whatever this one does
+        finally:
+            ways.close()
+        return found
 
     def run(self, deadline: Deadline) -> Iterator[Solution]:
         """All solutions, after checking the start position itself."""
@@ -215,9 +509,10 @@ class Board:
         inside = [self.index(c) for c in self.puzzle.open_cells]
         if self.full_cover and any(self.cell[i] == EMPTY and self.ways(i) < 2 for i in inside):
             return
-        if self.regions_fail():
+        if self.parts(frozenset(self.open)) is None:
             return
-        yield from self.search(deadline)
+        for _ in self.search(deadline, frozenset(self.open), None):
+            yield self.solution()
 
 
 class SearchBackend(Backend):
@@ -251,19 +546,36 @@ class SearchBackend(Backend):
         start = time.perf_counter()
         deadline = Deadline(time_limit)
         passes = [True] if self.no_self_touch or not puzzle.full_cover else [True, False]
-        nodes, status, found = 0, Status.UNSAT, None
-        for nst in passes:
-            search = self.solutions(puzzle, time_limit=deadline.remaining(), no_self_touch=nst)
-            try:
-                found = next(search, None)
-            except LimitReached:
-                status = Status.LIMIT
-            finally:
-                search.close()
-                nodes += self.effort["nodes"]
-            if found is not None:
-                status = Status.SOLVED
-            if status is not Status.UNSAT:
-                break
-        self.effort = {"nodes": nodes}
+        self.effort = {"nodes": 0}
+        status, found = Status.UNSAT, None
+        try:
+            for nst in passes:
+                found = self.first(puzzle, deadline, nst)
+                if found is not None:
+                    status = Status.SOLVED
+                    break
+        except LimitReached:
+            status = Status.LIMIT
         return SolveResult(status, found, time.perf_counter() - start, dict(self.effort))
+
+    def first(self, puzzle: Numberlink, deadline: Deadline, nst: bool) -> Solution | None:
+        """One solution of a rule set, or None when it has none.
+
+        Under full cover a single early wrong move can cost hundreds of
+        thousands of nodes to refute, and which move order (hugging walls, or
+        keeping away from them) avoids it depends on the level.  So the two
+        orders take turns with a node budget that doubles every round; a pass
+        that ends within its budget has seen everything.
+        """
+        orders = (False, True) if puzzle.full_cover else (False,)
+        budget = FIRST_BUDGET if len(orders) > 1 else None
+        while True:
+            for away in orders:
+                board = Board(puzzle, no_self_touch=nst, away=away, budget=budget)
+                try:
+                    return next(board.run(deadline), None)
+                except BudgetSpent:
+                    pass
+                finally:
+                    self.effort["nodes"] += board.nodes
+            budget *= 2

@@ -1,0 +1,105 @@
+"""The first answer among a few calls run side by side, each in a forked process.
+
+Two engines that fail on different boards are best raced: the Numberlink
+frontier runs out of states on 17 x 17 boards where CP-SAT finds a second
+solution in a second, and the other way round.  On two cores the race costs
+the winner next to nothing; the losers are killed.  Where ``fork`` is missing
+the calls run one after another.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import time
+from collections.abc import Callable, Sequence
+from multiprocessing.connection import Connection, wait
+from typing import TypeVar
+
+T = TypeVar("T")
+GRACE = 0.5  # seconds past the time limit before racing calls are killed
+
+
+def can_race() -> bool:
+    return "fork" in multiprocessing.get_all_start_methods()
+
+
+_raced = False  # True in the process of a raced call
+
+
+def step_aside(niceness: int) -> None:
+    """Lower the priority of a raced call's process from here on (in the
+    caller's own process, when the calls run in order, nothing changes).
+    A call that starts many threads (CP-SAT's portfolio) would otherwise take
+    most of the cores from a single-threaded rival; the threads it starts
+    later inherit the niceness."""
+    if _raced:
+        os.nice(niceness)
+
+
+def first_answer(calls: Sequence[Callable[[], T]], *, gives_up: type[Exception],
+                 at_once: bool = True, time_limit: float | None = None) -> T:
+    """The value of the first call that returns one.
+
+    A call that raises ``gives_up`` has no answer; when none has, ``gives_up``
+    is raised.  Any other exception of a call is raised as soon as it comes.
+    Racing calls still without an answer ``time_limit`` seconds (plus a
+    grace) after the start are killed, and ``gives_up`` is raised.
+    ``at_once=False`` (or no ``fork``) runs the calls in order instead, each
+    bound by its own limits.
+    """
+    if not (at_once and len(calls) > 1 and can_race()):
+        for call in calls:
+            try:
+                return call()
+            except gives_up:
+                continue
+        raise gives_up()
+    context = multiprocessing.get_context("fork")
+    running: dict[Connection, multiprocessing.Process] = {}
+    try:
+        for call in calls:
+            receive, send = context.Pipe(duplex=False)
+            process = context.Process(target=_answer, args=(call, send), daemon=True)
+            process.start()
+            send.close()
+            running[receive] = process
+        end = None if time_limit is None else time.perf_counter() + time_limit + GRACE
+        while running:
+            rest = None if end is None else max(0.0, end - time.perf_counter())
+            ready = wait(list(running), timeout=rest)
+            if not ready:
+                break  # out of time
+            for done in ready:
+                finished = running.pop(done)
+                try:
+                    kind, value = done.recv()
+                except EOFError:
+                    kind, value = "error", RuntimeError("a raced call died without an answer")
+                finished.join()
+                if kind == "value":
+                    return value
+                if not isinstance(value, gives_up):
+                    raise value
+        raise gives_up()
+    finally:
+        for process in running.values():
+            process.kill()
+        for process in running.values():
+            process.join()
+
+
+def _answer(call: Callable[[], T], send: Connection) -> None:
+    """In the child: send ("value", result) or ("error", exception)."""
+    global _raced
+    _raced = True
+    try:
+        outcome = ("value", call())
+    except BaseException as error:  # noqa: BLE001 (the parent decides what it means)
+        outcome = ("error", error)
+    try:
+        send.send(outcome)
+    except Exception as error:  # noqa: BLE001 (an answer that does not pickle)
+        send.send(("error", RuntimeError(f"a raced call's answer cannot be sent: {error}")))
+    finally:
+        send.close()
