@@ -93,6 +93,20 @@ def test_large_boards_look_for_two_full_covers_first(monkeypatch):
     assert check(parse(SEED.read_text()), time_limit=30).ok
 
 
+def test_the_check_counts_and_never_lists_two_solutions(monkeypatch):
+    """Back-pointers for two solutions outgrow memory where a count does not."""
+    from search.numberlink.frontier import FrontierBackend
+
+    def listing(*args, **kwargs):
+        raise AssertionError("the check asked for two solutions")
+
+    monkeypatch.setattr(FrontierBackend, "unique", listing)
+    seed = parse(SEED.read_text())
+    report = check(seed, backend="frontier", time_limit=30)
+    assert report.ok and verify(seed, report.solution) == []
+    assert check(parse("1..\n...\n..1\n"), backend="frontier").status is Status.MULTIPLE
+
+
 def test_a_limit_on_the_full_cover_count_leaves_a_settled_verdict(monkeypatch):
     from search.core import CountResult
     from search.numberlink.frontier import FrontierBackend

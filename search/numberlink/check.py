@@ -33,8 +33,9 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from search.core import CheckReport, Deadline, Status
+from search.core import Backend, CheckReport, Deadline, LimitReached, Status
 from search.numberlink.model import Numberlink, Solution
+from search.numberlink.verify import touches_itself
 from search.race import can_race, first_answer, step_aside
 
 CAP = 2  # counts are capped: 2 means "two or more"
@@ -151,14 +152,16 @@ def _decide(kind_, puzzle: Numberlink, name: str, deadline: Deadline,
 
     start = time.perf_counter()
 
-    def count(rules: Numberlink, *, settled: bool = False) -> int | None:
+    def count(rules: Numberlink, engine: Backend | None = None, *,
+              settled: bool = False) -> int | None:
         # ``settled``: the verdict stands whatever this count, which then gets
         # at most as long as the verdict took (1 s at least); a limit leaves it None
         seconds = deadline.remaining()
         if settled:
             spent = max(SETTLED_SECONDS, time.perf_counter() - start)
             seconds = spent if seconds is None else min(seconds, spent)
-        result = kind_.backend(name, **options).count(rules, limit=CAP, time_limit=seconds)
+        engine = engine or kind_.backend(name, **options)
+        result = engine.count(rules, limit=CAP, time_limit=seconds)
         _add(effort, result.effort)
         if result.status is Status.LIMIT and result.count < CAP:
             if settled:
@@ -168,24 +171,32 @@ def _decide(kind_, puzzle: Numberlink, name: str, deadline: Deadline,
 
     lenient, full = puzzle.lenient(), puzzle.covering()
     engine = kind_.backend(name, no_self_touch=True, **options)
-    if not getattr(engine, "no_self_touch", False):
-        self_avoiding = None  # the backend cannot restrict: count plainly
-    else:
-        found = engine.unique(lenient, time_limit=deadline.remaining())
-        _add(effort, found.effort)
-        if found.status is Status.LIMIT:
-            raise _Undecided
-        self_avoiding = list(found.solutions)
-        if not self_avoiding:
+    n_lenient = None
+    if getattr(engine, "no_self_touch", False):  # else the backend cannot restrict
+        # Counted, not listed: the frontier's back-pointers for two solutions
+        # outgrow memory where its count does not (Janko 14x14 #268).
+        self_avoiding = count(lenient, engine)
+        if self_avoiding == 0:
             return 0, 0, None
-        if len(self_avoiding) == 1 and covers(puzzle, self_avoiding[0]):
-            return 1, 1, self_avoiding[0]
-    several = self_avoiding is not None and len(self_avoiding) == CAP
-    n_lenient = CAP if several else count(lenient)
+        if self_avoiding == CAP:
+            n_lenient = CAP
+        else:  # one: a self-avoiding full cover would be it
+            cover = engine.solve(full, time_limit=deadline.remaining())
+            _add(effort, cover.effort)
+            if cover.status is Status.LIMIT:
+                raise _Undecided
+            if cover.solution is not None:
+                if not touches_itself(puzzle, cover.solution):
+                    return 1, 1, cover.solution
+                n_lenient = CAP  # it and its shortcut (the restriction may let one through)
+    if n_lenient is None:
+        n_lenient = count(lenient)
     if n_lenient != 1:
         return n_lenient, count(full, settled=True) if n_lenient else 0, None
     # The one solution: any full-cover solution would be it.
-    solution = self_avoiding[0] if self_avoiding else next(
-        iter(kind_.backend(name, **options).solutions(lenient,
-                                                      time_limit=deadline.remaining())))
+    try:
+        solution = next(iter(kind_.backend(name, **options).solutions(
+            lenient, time_limit=deadline.remaining())))
+    except LimitReached:
+        raise _Undecided from None
     return 1, int(covers(puzzle, solution)), solution
