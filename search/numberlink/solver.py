@@ -34,11 +34,6 @@ from search.numberlink.model import Numberlink, Solution
 
 WALL, EMPTY = -2, -1
 MAX_CHOICES = 12  # pairs with a choice of regions the colour balance tries in full
-FIRST_BUDGET = 2000  # nodes of the first restart of ``solve``; doubled every round
-
-
-class BudgetSpent(Exception):
-    """Raised inside a search when its node budget runs out (a restart of ``solve``)."""
 
 
 class Board:
@@ -49,11 +44,8 @@ class Board:
     from ``b``; the path is complete when the two heads join.
     """
 
-    def __init__(self, puzzle: Numberlink, *, no_self_touch: bool,
-                 away: bool = False, budget: int | None = None):
+    def __init__(self, puzzle: Numberlink, *, no_self_touch: bool):
         self.puzzle = puzzle
-        self.away = away  # try moves away from walls and paths first
-        self.budget = budget  # nodes before BudgetSpent (None: no limit)
         self.full_cover = puzzle.full_cover
         self.no_self_touch = no_self_touch
         w = self.stride = puzzle.width + 2
@@ -62,6 +54,7 @@ class Board:
             self.cell[self.index((r, c))] = EMPTY
         self.around = [() if v == WALL else (i - w, i + 1, i + w, i - 1)
                        for i, v in enumerate(self.cell)]
+        self.inside = [i for i, v in enumerate(self.cell) if v != WALL]  # the scans skip walls
         self.empty = len(puzzle.open_cells) - 2 * len(puzzle.pairs)
         self.sides: list[list[int]] = []  # side 2p grows from a, side 2p + 1 from b
         for p, pair in enumerate(puzzle.pairs):
@@ -180,17 +173,16 @@ class Board:
         cell, around = self.cell, self.around
         region = [-1] * len(cell)
         members: list[list[int]] = []
-        for start, value in enumerate(cell):
-            if value != EMPTY or region[start] >= 0:
+        for start in self.inside:
+            if cell[start] != EMPTY or region[start] >= 0:
                 continue
             r = len(members)
             region[start] = r
-            stack, cells = [start], [start]
-            while stack:
-                for j in around[stack.pop()]:
+            cells = [start]
+            for i in cells:  # breadth first: the loop reaches the cells it appends
+                for j in around[i]:
                     if cell[j] == EMPTY and region[j] < 0:
                         region[j] = r
-                        stack.append(j)
                         cells.append(j)
             members.append(cells)
         return region, members
@@ -330,26 +322,27 @@ class Board:
                 return True
         return False
 
-    def link_moves(self) -> dict[int, list[int]] | None:
+    def link_moves(self, moves: dict[int, list[int]]) -> dict[int, list[int]] | None:
         """Full cover: propagate the links each empty cell (two) and head (one)
         must make: a cell with just enough candidate links takes them all, and
         a cell with all its links drops its other candidates.  None on a cell
         short of links, a loop of empty cells, or a forced chain between two
-        pairs; else each open side's remaining moves."""
-        cell, around, sides = self.cell, self.around, self.sides
+        pairs; else each open side's remaining moves.  ``moves`` holds the
+        moves of some open sides already and gets the others."""
+        cell, around, sides, inside = self.cell, self.around, self.sides, self.inside
         size = len(cell)
         want = [0] * size  # links still to make: 2 for an empty cell, 1 for a head
         dead = [0] * size  # bit d: the link towards around[i][d] is ruled out
         fixed = [0] * size  # bit d: that link is forced
         left = [0] * size  # candidate links left
         done = [0] * size  # forced links
-        for i, v in enumerate(cell):
-            if v == EMPTY:
+        for i in inside:
+            if cell[i] == EMPTY:
                 want[i] = 2
-        moves = {}
         for p in self.open:
             for s in (2 * p, 2 * p + 1):
-                moves[s] = self.moves(s)
+                if s not in moves:
+                    moves[s] = self.moves(s)
                 want[sides[s][-1]] = 1
         for s, ms in moves.items():  # a head links only to its moves
             x = sides[s][-1]
@@ -358,7 +351,7 @@ class Board:
                     dead[x] |= 1 << d
                     dead[j] |= 1 << (d ^ 2)
         queue = []
-        for i in range(size):
+        for i in inside:
             if want[i]:
                 n = 0
                 for d, j in enumerate(around[i]):
@@ -394,7 +387,7 @@ class Board:
         if self.chains_fail(want, fixed, done):
             return None
         result = {}
-        for s in moves:
+        for s in (s for p in self.open for s in (2 * p, 2 * p + 1)):  # a fixed order for ties
             x = sides[s][-1]
             result[s] = [j for d, j in enumerate(around[x])
                          if want[j] and not dead[x] >> d & 1]
@@ -404,32 +397,35 @@ class Board:
         """Forced links that close a loop or join the heads of two pairs."""
         cell, around = self.cell, self.around
         seen = [False] * len(cell)
-        for i, n in enumerate(done):
-            if n != 1 or seen[i]:
+        inside = self.inside
+        for i in inside:
+            if done[i] != 1 or seen[i]:
                 continue
             prev, cur = -1, i  # walk the chain from its end i
-            while True:
+            while cur >= 0:
                 seen[cur] = True
-                step = [j for d, j in enumerate(around[cur]) if fixed[cur] >> d & 1 and j != prev]
-                if not step:
-                    break
-                prev, cur = cur, step[0]
-            if want[i] == 1 and want[cur] == 1 and cell[i] != cell[cur]:
+                links, step = fixed[cur], -1
+                for d, j in enumerate(around[cur]):
+                    if links >> d & 1 and j != prev:
+                        step = j
+                        break
+                prev, cur = cur, step
+            if want[i] == 1 and want[prev] == 1 and cell[i] != cell[prev]:
                 return True
-        return any(n == 2 and want[i] == 2 and not seen[i] for i, n in enumerate(done))
-
+        return any(done[i] == 2 and want[i] == 2 and not seen[i] for i in inside)
 
     # ------------------------------------------------------------ search
 
-    def pick(self, group: frozenset[int]) -> tuple[int, list[int]] | None:
+    def pick(self, group: frozenset[int],
+             seen: dict[int, list[int]]) -> tuple[int, list[int]] | None:
         """The open side of the group with the fewest moves (None when all
-        are joined)."""
+        are joined); ``seen`` gets the moves of the sides it looked at."""
         best, best_moves = -1, None
         for p in group:
             if p not in self.open:
                 continue
             for s in (2 * p, 2 * p + 1):
-                moves = self.moves(s)
+                moves = seen[s] = self.moves(s)
                 if best_moves is None or len(moves) < len(best_moves):
                     best, best_moves = s, moves
                     if len(moves) < 2:
@@ -443,9 +439,8 @@ class Board:
         self.nodes += 1
         if not self.nodes & 1023:
             deadline.check()
-            if self.budget is not None and self.nodes > self.budget:
-                raise BudgetSpent
-        picked = self.pick(group)
+        seen: dict[int, list[int]] = {}
+        picked = self.pick(group, seen)
         if picked is None:
             if not self.full_cover or (
                     not self.empty if cells is None else all(self.cell[i] != EMPTY for i in cells)):
@@ -464,7 +459,7 @@ class Board:
                 yield from self.product(deadline, sorted(parts, key=lambda part: len(part[1])))
                 return
             if self.full_cover:
-                links = self.link_moves()
+                links = self.link_moves(seen)
                 if links is None:
                     return
                 best = min((s for s in links if s >> 1 in group), key=lambda s: len(links[s]))
@@ -472,10 +467,7 @@ class Board:
         x, y = self.sides[best][-1], self.sides[best ^ 1][-1]
         if self.full_cover and len(best_moves) > 1:
             free = self.free
-            if self.away:  # the join first, then the freest cells
-                best_moves.sort(key=lambda n: n != y and 5 - free[n])
-            else:  # the join first, then hug walls and other paths
-                best_moves.sort(key=lambda n: n != y and free[n])
+            best_moves.sort(key=lambda n: n != y and free[n])  # hug walls and other paths
         for n in best_moves:
             self.advance(best, n)
             try:
@@ -546,36 +538,19 @@ class SearchBackend(Backend):
         start = time.perf_counter()
         deadline = Deadline(time_limit)
         passes = [True] if self.no_self_touch or not puzzle.full_cover else [True, False]
-        self.effort = {"nodes": 0}
-        status, found = Status.UNSAT, None
-        try:
-            for nst in passes:
-                found = self.first(puzzle, deadline, nst)
-                if found is not None:
-                    status = Status.SOLVED
-                    break
-        except LimitReached:
-            status = Status.LIMIT
+        nodes, status, found = 0, Status.UNSAT, None
+        for nst in passes:
+            search = self.solutions(puzzle, time_limit=deadline.remaining(), no_self_touch=nst)
+            try:
+                found = next(search, None)
+            except LimitReached:
+                status = Status.LIMIT
+            finally:
+                search.close()
+                nodes += self.effort["nodes"]
+            if found is not None:
+                status = Status.SOLVED
+            if status is not Status.UNSAT:
+                break
+        self.effort = {"nodes": nodes}
         return SolveResult(status, found, time.perf_counter() - start, dict(self.effort))
-
-    def first(self, puzzle: Numberlink, deadline: Deadline, nst: bool) -> Solution | None:
-        """One solution of a rule set, or None when it has none.
-
-        Under full cover a single early wrong move can cost hundreds of
-        thousands of nodes to refute, and which move order (hugging walls, or
-        keeping away from them) avoids it depends on the level.  So the two
-        orders take turns with a node budget that doubles every round; a pass
-        that ends within its budget has seen everything.
-        """
-        orders = (False, True) if puzzle.full_cover else (False,)
-        budget = FIRST_BUDGET if len(orders) > 1 else None
-        while True:
-            for away in orders:
-                board = Board(puzzle, no_self_touch=nst, away=away, budget=budget)
-                try:
-                    return next(board.run(deadline), None)
-                except BudgetSpent:
-                    pass
-                finally:
-                    self.effort["nodes"] += board.nodes
-            budget *= 2
