@@ -233,6 +233,23 @@ def test_lenient_solve_matches_brute_force():
     assert routed > 50
 
 
+def test_portfolio_blocking_matches_brute_force():
+    """The check's second look: solving and blocking with 8 workers (a solve,
+    unlike enumeration, may run a portfolio), counts capped at 2 against the
+    oracle, both rule sets, plain and self-avoiding."""
+    rng = random.Random(2028)
+    for _ in range(40):
+        board = random_board(rng)
+        for puzzle in (board, board.lenient()):
+            for nst in (False, True):
+                backend = engine("cpsat", block=True, workers=8, no_self_touch=nst)
+                found = backend.unique(puzzle, time_limit=30)
+                expected = brute_count(puzzle, self_avoiding=nst)
+                assert len(found.solutions) == min(expected, 2), (puzzle, nst)
+                assert all(verify(puzzle, s) == [] for s in found.solutions)
+                assert backend.count(puzzle, limit=2).count == min(expected, 2)
+
+
 def _manifest_rows(task: str):
     rows = read_manifest(INSTANCES / "numberlink" / "manifest.tsv")
     return [r for r in rows if r.task == task and r.expected.isdigit()
