@@ -109,12 +109,14 @@ def test_the_check_counts_and_never_lists_two_solutions(monkeypatch):
 
 def test_a_limit_on_the_full_cover_count_leaves_a_settled_verdict(monkeypatch):
     from search.core import CountResult
+    from search.numberlink.check import SETTLED_SECONDS
     from search.numberlink.frontier import FrontierBackend
 
-    real = FrontierBackend.count
+    real, limits = FrontierBackend.count, []
 
     def count(self, puzzle, *, limit=None, time_limit=None):
         if puzzle.full_cover:  # as if this count always ran out of time
+            limits.append(time_limit)
             return CountResult(Status.LIMIT, 1)
         return real(self, puzzle, limit=limit, time_limit=time_limit)
 
@@ -122,6 +124,9 @@ def test_a_limit_on_the_full_cover_count_leaves_a_settled_verdict(monkeypatch):
     report = check(parse("1..\n...\n..1\n"), backend="frontier", time_limit=30)
     assert report.verdict == "NOT WELL-DESIGNED: several lenient solutions"
     assert (report.status, report.details["full_cover_solutions"]) == (Status.MULTIPLE, None)
+    assert limits == [SETTLED_SECONDS]  # the settled count is short under a time limit...
+    check(parse("1..\n...\n..1\n"), backend="frontier")
+    assert limits[1] is None  # ... and unbounded without one
 
 
 def test_large_boards_race_the_frontier_against_cpsat(monkeypatch):

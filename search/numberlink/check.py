@@ -43,7 +43,7 @@ FALLBACK = "cpsat"  # for boards where the default engine struggles
 DEFAULT_SHARE = 0.75  # of the time limit, for the default engine before the fallback
 PROBE_CELLS = 196  # boards this large get a short look for two full-cover solutions first...
 PROBE_SECONDS = 3.0  # ... for at most this long (it stops sooner once it has counted)
-SETTLED_SECONDS = 1.0  # at least, for the full-cover count once the verdict is settled
+SETTLED_SECONDS = 1.0  # under a time limit, for the full-cover count once the verdict is settled
 RACE_WORKERS = 8  # CP-SAT's portfolio for the second look, whose threads
 RACE_NICENESS = 10  # together weigh about one process at nice 0 when racing
 
@@ -150,16 +150,13 @@ def _decide(kind_, puzzle: Numberlink, name: str, deadline: Deadline,
     verdict is settled.  Two lenient solutions settle it: a limit then leaves
     the full-cover count None (not counted)."""
 
-    start = time.perf_counter()
-
     def count(rules: Numberlink, engine: Backend | None = None, *,
               settled: bool = False) -> int | None:
         # ``settled``: the verdict stands whatever this count, which then gets
-        # at most as long as the verdict took (1 s at least); a limit leaves it None
+        # at most SETTLED_SECONDS under a time limit; a limit leaves it None
         seconds = deadline.remaining()
-        if settled:
-            spent = max(SETTLED_SECONDS, time.perf_counter() - start)
-            seconds = spent if seconds is None else min(seconds, spent)
+        if settled and seconds is not None:
+            seconds = min(seconds, SETTLED_SECONDS)
         engine = engine or kind_.backend(name, **options)
         result = engine.count(rules, limit=CAP, time_limit=seconds)
         _add(effort, result.effort)
