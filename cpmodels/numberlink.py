@@ -19,13 +19,21 @@ alone does not decide in minutes are then confirmed without branching.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 
 from ortools.sat.python import cp_model
 
 from cpmodels.common import effort, enumerate_solutions, make_solver
 from cpmodels.numberlink_route import route
-from search.core import Backend, CountResult, SolveResult, Status, UniqueResult
+from search.core import (
+    Backend,
+    CountResult,
+    Deadline,
+    SolveResult,
+    Status,
+    UniqueResult,
+    add_effort,
+)
 from search.numberlink.model import Cell, Numberlink, Solution
 from search.numberlink.verify import verify
 
@@ -172,7 +180,7 @@ class CpSatBackend(Backend):
         """Paths that never touch themselves first (complete under the lenient
         rule, there hinted by the router); under full cover, the plain model
         when that finds nothing."""
-        start = time.perf_counter()
+        start, deadline = time.perf_counter(), Deadline(time_limit)
         if not puzzle.pairs:
             found = next(_pairless(puzzle), None)
             return SolveResult(Status.UNSAT if found is None else Status.SOLVED, found,
@@ -190,7 +198,7 @@ class CpSatBackend(Backend):
             built = CircuitModel(puzzle, no_self_touch=nst)
             if routed is not None:
                 built.hint(routed)
-            status, solver = self._solve_model(built, _left(time_limit, start), total)
+            status, solver = self._solve_model(built, deadline.remaining(), total)
             if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
                 result = Status.SOLVED, built.reader()(solver)
                 break
@@ -206,7 +214,7 @@ class CpSatBackend(Backend):
         solver = make_solver(time_limit=time_limit, workers=self.workers, seed=self.seed)
         solver.parameters.linearization_level = LINEARIZATION
         status = solver.solve(built.model)
-        _add_effort(total, effort(solver))
+        add_effort(total, effort(solver))
         return status, solver
 
     def count(self, puzzle: Numberlink, *, limit: int | None = None,
@@ -231,14 +239,14 @@ class CpSatBackend(Backend):
         CP-SAT's presolve off; a fresh solve keeps it, and finds a second
         solution or proves there is none far sooner: a 17 x 17 board whose
         enumeration finds no solution in 10 s takes a second."""
-        start = time.perf_counter()
+        start, deadline = time.perf_counter(), Deadline(time_limit)
         found: list[Solution] = []
         if not puzzle.pairs:
             found = list(_pairless(puzzle))
             return UniqueResult((Status.UNSAT, Status.UNIQUE)[len(found)], tuple(found),
                                 time.perf_counter() - start)
         total: dict[str, float] = {}
-        first = self._first_solution(puzzle, time_limit, total)
+        first = self._first_solution(puzzle, deadline, total)
         status = first.status  # UNSAT, LIMIT or ERROR, unless it found one
         if first.solution is not None:
             found.append(first.solution)
@@ -247,7 +255,7 @@ class CpSatBackend(Backend):
             while len(found) < how_many:
                 built.forbid(found[-1])
                 built.hint(found[-1])  # a second solution is often close to the first
-                outcome, solver = self._solve_model(built, _left(time_limit, start), total)
+                outcome, solver = self._solve_model(built, deadline.remaining(), total)
                 built.model.clear_hints()
                 if outcome == cp_model.INFEASIBLE:
                     break
@@ -259,7 +267,7 @@ class CpSatBackend(Backend):
         self.effort = total
         return UniqueResult(status, tuple(found), time.perf_counter() - start, dict(total))
 
-    def _first_solution(self, puzzle: Numberlink, time_limit: float | None,
+    def _first_solution(self, puzzle: Numberlink, deadline: Deadline,
                         total: dict[str, float]) -> SolveResult:
         """A solution to block.  Under the lenient rule, looks in turn: a
         short one with the lenient model, whose solutions mostly leave cells
@@ -267,28 +275,16 @@ class CpSatBackend(Backend):
         full-cover model (a full cover is a lenient solution, and CP-SAT
         finds one in 0.1 s on Janko 17 x 17 boards where the lenient model
         finds none in 10 s); then the lenient model in the time left."""
-        start = time.perf_counter()
         looks = [(puzzle, FIRST_LOOK_SECONDS), (puzzle.covering(), FIRST_LOOK_SECONDS),
                  (puzzle, None)] if not puzzle.full_cover else [(puzzle, None)]
         for rules, seconds in looks:
-            limits = [t for t in (seconds, _left(time_limit, start)) if t is not None]
-            found = self.solve(rules, time_limit=min(limits, default=None))
-            _add_effort(total, found.effort)
+            found = self.solve(rules, time_limit=deadline.remaining(seconds))
+            add_effort(total, found.effort)
             if found.solution is not None or seconds is None:
                 return found
             if found.status is not Status.LIMIT and rules is puzzle:
                 return found  # no solution at all (or an error)
         raise AssertionError("the last look has no time bound")
-
-
-def _add_effort(total: dict[str, float], more: Mapping[str, float]) -> None:
-    for name, value in more.items():
-        total[name] = total.get(name, 0) + value
-
-
-def _left(time_limit: float | None, start: float) -> float | None:
-    """What is left of ``time_limit`` seconds since ``start``."""
-    return None if time_limit is None else time_limit - (time.perf_counter() - start)
 
 
 def _pairless(puzzle: Numberlink) -> Iterator[Solution]:

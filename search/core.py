@@ -71,8 +71,20 @@ class Deadline:
         if self.end is not None and time.perf_counter() >= self.end:
             raise LimitReached
 
-    def remaining(self) -> float | None:
-        return None if self.end is None else max(0.0, self.end - time.perf_counter())
+    def remaining(self, at_most: float | None = None) -> float | None:
+        """Seconds left (None: no limit), and no more than ``at_most``."""
+        if self.end is None:
+            return at_most
+        left = max(0.0, self.end - time.perf_counter())
+        return left if at_most is None else min(at_most, left)
+
+
+
+def add_effort(total: dict[str, float], more: Mapping[str, float]) -> None:
+    """Add the effort figures ``more`` into ``total`` (a backend that runs
+    several searches reports their sum)."""
+    for name, value in more.items():
+        total[name] = total.get(name, 0) + value
 
 
 # ---------------------------------------------------------------- results

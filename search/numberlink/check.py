@@ -33,7 +33,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from search.core import Backend, CheckReport, Deadline, LimitReached, Status
+from search.core import Backend, CheckReport, Deadline, LimitReached, Status, add_effort
 from search.numberlink.model import Numberlink, Solution
 from search.numberlink.verify import touches_itself
 from search.race import can_race, first_answer, step_aside
@@ -72,16 +72,10 @@ def check(puzzle: Numberlink, *, backend: str | None = None,
     """The verdict, the capped counts under both rule sets, and the solution if unique."""
     from search.numberlink import KIND  # the registry loads backends on demand
 
-    start = time.perf_counter()
+    start, deadline = time.perf_counter(), Deadline(time_limit)
     name = backend or KIND.default_backend("check")
     fallback = backend is None and name != FALLBACK
     effort: dict[str, float] = {}
-
-    def left(at_most: float | None = None) -> float | None:
-        if time_limit is None:
-            return at_most
-        rest = max(0.0, time_limit - (time.perf_counter() - start))
-        return rest if at_most is None else min(at_most, rest)
 
     large = len(puzzle.open_cells) >= PROBE_CELLS
     race = fallback and large and can_race()
@@ -89,9 +83,9 @@ def check(puzzle: Numberlink, *, backend: str | None = None,
     def default_engine() -> _Answer:
         spent: dict[str, float] = {}
         share = DEFAULT_SHARE if fallback and not race else 1.0
-        rest = left()
-        deadline = Deadline(None if rest is None else rest * share)
-        return _decide(KIND, puzzle, name, deadline, spent), spent, name
+        rest = deadline.remaining()
+        mine = Deadline(None if rest is None else rest * share)
+        return _decide(KIND, puzzle, name, mine, spent), spent, name
 
     def second_look() -> _Answer:
         # By a portfolio of threads, solving and blocking; when racing, at a
@@ -100,20 +94,20 @@ def check(puzzle: Numberlink, *, backend: str | None = None,
         spent: dict[str, float] = {}
         if large:  # two full-cover solutions are two lenient ones: not well-designed
             probe = KIND.backend(FALLBACK, block=True, workers=RACE_WORKERS).count(
-                puzzle.covering(), limit=CAP, time_limit=left(PROBE_SECONDS))
-            _add(spent, probe.effort)
+                puzzle.covering(), limit=CAP, time_limit=deadline.remaining(PROBE_SECONDS))
+            add_effort(spent, probe.effort)
             if probe.count >= CAP:
                 return (CAP, CAP, None), spent, FALLBACK
         # the whole question, under the shortcut lemma
-        answer = _decide(KIND, puzzle, FALLBACK, Deadline(left()), spent, block=True,
+        answer = _decide(KIND, puzzle, FALLBACK, deadline, spent, block=True,
                          workers=RACE_WORKERS)
         return answer, spent, FALLBACK
 
     calls = [default_engine, second_look] if fallback else [default_engine]
     try:
         (n_lenient, n_full, solution), spent, winner = first_answer(
-            calls, gives_up=_Undecided, at_once=race, time_limit=left())
-        _add(effort, spent)
+            calls, gives_up=_Undecided, at_once=race, time_limit=deadline.remaining())
+        add_effort(effort, spent)
         if winner != name:
             name = f"{name} + {FALLBACK}"
     except _Undecided:
@@ -138,11 +132,6 @@ def check(puzzle: Numberlink, *, backend: str | None = None,
                        effort)
 
 
-def _add(effort: dict[str, float], more) -> None:
-    for key, value in more.items():
-        effort[key] = effort.get(key, 0) + value
-
-
 def _decide(kind_, puzzle: Numberlink, name: str, deadline: Deadline,
             effort: dict[str, float], **options: Any) -> tuple[int, int | None, Solution | None]:
     """(lenient count, full-cover count, the solution if unique) by backend
@@ -150,16 +139,16 @@ def _decide(kind_, puzzle: Numberlink, name: str, deadline: Deadline,
     verdict is settled.  Two lenient solutions settle it: a limit then leaves
     the full-cover count None (not counted)."""
 
-    def count(rules: Numberlink, engine: Backend | None = None, *,
+    def count(rules: Numberlink, by: Backend | None = None, *,
               settled: bool = False) -> int | None:
         # ``settled``: the verdict stands whatever this count, which then gets
         # at most SETTLED_SECONDS under a time limit; a limit leaves it None
         seconds = deadline.remaining()
         if settled and seconds is not None:
             seconds = min(seconds, SETTLED_SECONDS)
-        engine = engine or kind_.backend(name, **options)
-        result = engine.count(rules, limit=CAP, time_limit=seconds)
-        _add(effort, result.effort)
+        by = by or kind_.backend(name, **options)
+        result = by.count(rules, limit=CAP, time_limit=seconds)
+        add_effort(effort, result.effort)
         if result.status is Status.LIMIT and result.count < CAP:
             if settled:
                 return None
@@ -179,7 +168,7 @@ def _decide(kind_, puzzle: Numberlink, name: str, deadline: Deadline,
             n_lenient = CAP
         else:  # one: a self-avoiding full cover would be it
             cover = engine.solve(full, time_limit=deadline.remaining())
-            _add(effort, cover.effort)
+            add_effort(effort, cover.effort)
             if cover.status is Status.LIMIT:
                 raise _Undecided
             if cover.solution is not None:

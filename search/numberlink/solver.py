@@ -85,10 +85,6 @@ class Board:
         cell, heads = self.cell, self.heads
         return sum(1 for j in self.around[i] if cell[j] == EMPTY or j in heads)
 
-    def ways(self, i: int) -> int:
-        """How many neighbours of an empty cell could join it to a path."""
-        return self.free[i]
-
     def close_head(self, x: int, step: int) -> None:
         """Head ``x`` stops (step -1) or starts again (step 1) being a way in."""
         free = self.free
@@ -498,8 +494,8 @@ class Board:
         depth = 4 * len(self.cell) + 1000
         if sys.getrecursionlimit() < depth:
             sys.setrecursionlimit(depth)
-        inside = [self.index(c) for c in self.puzzle.open_cells]
-        if self.full_cover and any(self.cell[i] == EMPTY and self.ways(i) < 2 for i in inside):
+        cell, free = self.cell, self.free
+        if self.full_cover and any(cell[i] == EMPTY and free[i] < 2 for i in self.inside):
             return
         if self.parts(frozenset(self.open)) is None:
             return
