@@ -65,11 +65,11 @@ def test_default_check_falls_back_to_two_full_cover_solutions(monkeypatch):
     assert check(parse(SEED.read_text()), time_limit=30).status is Status.LIMIT
 
 
-def _undecided_for(backend: str, decide):
+def _undecided_for(backends: str, decide):
     from search.numberlink.check import _Undecided
 
     def patched(kind_, puzzle, name, deadline, effort, **options):
-        if name == backend:
+        if name in backends.split():
             raise _Undecided
         return decide(kind_, puzzle, name, deadline, effort, **options)
     return patched
@@ -77,17 +77,19 @@ def _undecided_for(backend: str, decide):
 
 def test_large_boards_look_for_two_full_covers_first(monkeypatch):
     from search.numberlink import check as module
-    from search.numberlink import frontier
 
     monkeypatch.setattr(module, "PROBE_CELLS", 4)  # these boards count as large
-    monkeypatch.setattr(frontier, "MAX_STATES", 1)  # the frontier decides nothing,
-    # nor CP-SAT's whole question: the look for two full covers decides
-    monkeypatch.setattr(module, "_decide", _undecided_for("cpsat", module._decide))
+    # Neither the frontier nor CP-SAT's whole question decides: the first looks do.
+    monkeypatch.setattr(module, "_decide", _undecided_for("frontier cpsat", module._decide))
     report = check(parse("1..\n...\n..1\n"), time_limit=30)
     assert (report.ok, report.details["full_cover_solutions"]) == (False, 2)
     assert report.details["backend"] == "frontier + cpsat"
     assert "states" not in report.effort  # the answer and its effort are CP-SAT's
-    # A look that finds fewer than two decides nothing.
+    # One full cover and another lenient solution next to it (a detour) decide...
+    report = check(parse("1.\n1.\n"), time_limit=30)
+    assert report.verdict == "NOT WELL-DESIGNED: several lenient solutions"
+    assert report.details["full_cover_solutions"] == 1
+    # ... no full cover decides nothing.
     assert check(parse("1.\n.1\n"), time_limit=30).status is Status.LIMIT
     monkeypatch.undo()
     assert check(parse(SEED.read_text()), time_limit=30).ok

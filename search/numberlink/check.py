@@ -18,7 +18,10 @@ engine struggles.  On boards of 14 x 14 cells and more, it first counts
 full-cover solutions up to 2 for at most 3 s: two full covers are two lenient
 solutions, so the puzzle is not well-designed.  That decides boards with
 many solutions (``jumbo_14x14_19``: 1,670 full covers), where the frontier's
-states outgrow memory.  Then it takes the whole question (the self-avoiding
+states outgrow memory.  With one full cover S in hand, it looks for another
+lenient solution that re-routes S inside a small window (``detour``): that
+decides most of the large boards that are not well-designed.  Then it takes the
+whole question (the self-avoiding
 lenient solutions, capped at 2, by solving and blocking with a portfolio of
 workers): it finds a second solution within a second on most Janko 17 x 17
 boards, on which the frontier runs out of states.  On the large boards the
@@ -34,6 +37,7 @@ import time
 from typing import Any
 
 from search.core import Backend, CheckReport, Deadline, LimitReached, Status, add_effort
+from search.numberlink.detour import detour
 from search.numberlink.model import Numberlink, Solution
 from search.numberlink.verify import touches_itself
 from search.race import can_race, first_answer, step_aside
@@ -93,11 +97,14 @@ def check(puzzle: Numberlink, *, backend: str | None = None,
         step_aside(RACE_NICENESS)
         spent: dict[str, float] = {}
         if large:  # two full-cover solutions are two lenient ones: not well-designed
-            probe = KIND.backend(FALLBACK, block=True, workers=RACE_WORKERS).count(
-                puzzle.covering(), limit=CAP, time_limit=deadline.remaining(PROBE_SECONDS))
+            probe = KIND.backend(FALLBACK, block=True, workers=RACE_WORKERS).unique(
+                puzzle.covering(), time_limit=deadline.remaining(PROBE_SECONDS))
             add_effort(spent, probe.effort)
-            if probe.count >= CAP:
+            if len(probe.solutions) >= CAP:
                 return (CAP, CAP, None), spent, FALLBACK
+            if probe.solutions and detour(puzzle, probe.solutions[0], deadline):
+                full = 1 if probe.status is Status.UNIQUE else None
+                return (CAP, full, None), spent, FALLBACK
         # the whole question, under the shortcut lemma
         answer = _decide(KIND, puzzle, FALLBACK, deadline, spent, block=True,
                          workers=RACE_WORKERS)

@@ -1,0 +1,123 @@
+"""A second solution near a known one: re-route the paths inside a window.
+
+Keep a solution S outside a window (a square, or a band of rows or columns)
+and what is left is a small Numberlink puzzle of its own: each stretch of a
+path of S inside the window becomes a pair joining the stretch's two ends, the
+cells outside the window are gone, and a stretch of one cell stays where it
+is.  Any other lenient solution of the small puzzle, put back into S, is
+another lenient solution of the whole: the new stretches stay inside the
+window, apart from each other and from the rest of S, and join the same cells.
+
+Most large puzzles that are not well-designed have a second solution that
+differs from the first in one place, so a sweep over small windows finds one
+in a fraction of a second (Janko 24 x 14 #199, where CP-SAT's portfolio finds
+none in 10 s).  Finding nothing proves nothing, except when one window holds
+the whole board.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from search.core import Backend, Deadline, Status
+from search.numberlink.model import Numberlink, Pair, Solution
+
+# (shape, size), cheapest first: a window of k rows or columns is a
+# frontier of k cells, whatever the board's size
+WINDOWS = (("square", 4), ("square", 6), ("rows", 4), ("columns", 4), ("rows", 6),
+           ("columns", 6), ("square", 8), ("rows", 8), ("columns", 8), ("square", 10),
+           ("rows", 10), ("columns", 10), ("square", 12), ("rows", 12), ("columns", 12))
+WINDOW_SECONDS = 1.0  # at most, for one window's puzzle (most take milliseconds)
+
+Window = tuple[range, range]  # its rows and its columns
+Stretch = tuple[int, int, int]  # path, index of its first cell in the window, of its last
+
+
+def windows(height: int, width: int) -> Iterator[Window]:
+    """Every window of WINDOWS in turn, each placed at steps of half its size."""
+    seen: set[tuple[int, int, int, int]] = set()
+    for shape, size in WINDOWS:
+        tall = height if shape == "columns" else min(size, height)
+        wide = width if shape == "rows" else min(size, width)
+        for top in _starts(height, tall):
+            for left in _starts(width, wide):
+                if (top, left, tall, wide) not in seen:
+                    seen.add((top, left, tall, wide))
+                    yield range(top, top + tall), range(left, left + wide)
+
+
+def _starts(length: int, size: int) -> list[int]:
+    step = max(1, size // 2)
+    return sorted({*range(0, length - size + 1, step), length - size})
+
+
+def stretches(solution: Solution, window: Window) -> list[Stretch]:
+    """The maximal runs of each path's cells inside the window."""
+    rows, cols = window
+    out = []
+    for p, path in enumerate(solution.paths):
+        start = None
+        for i, (r, c) in enumerate(path):
+            if r in rows and c in cols:
+                if start is None:
+                    start = i
+            elif start is not None:
+                out.append((p, start, i - 1))
+                start = None
+        if start is not None:
+            out.append((p, start, len(path) - 1))
+    return out
+
+
+def restrict(puzzle: Numberlink, solution: Solution,
+             window: Window) -> tuple[Numberlink, list[Stretch]]:
+    """The window's own lenient puzzle, and the stretches its pairs stand for."""
+    rows, cols = window
+    top, left = rows.start, cols.start
+    blocked = {(r - top, c - left) for r, c in puzzle.blocked if r in rows and c in cols}
+    pairs, kept = [], []
+    for p, first, last in stretches(solution, window):
+        path = solution.paths[p]
+        (ra, ca), (rb, cb) = path[first], path[last]
+        if first == last:  # nowhere else to go
+            blocked.add((ra - top, ca - left))
+        else:
+            pairs.append(Pair(f"{len(pairs)}", (ra - top, ca - left), (rb - top, cb - left)))
+            kept.append((p, first, last))
+    small = Numberlink(len(rows), len(cols), tuple(pairs), frozenset(blocked), full_cover=False)
+    return small, kept
+
+
+def put_back(solution: Solution, window: Window, kept: list[Stretch],
+             small: Solution) -> Solution:
+    """``solution`` with each kept stretch replaced by its path in ``small``."""
+    top, left = window[0].start, window[1].start
+    paths = [list(path) for path in solution.paths]
+    # from the last stretch of each path back, so earlier indices stay valid
+    for (p, first, last), cells in sorted(zip(kept, small.paths), key=lambda s: -s[0][1]):
+        paths[p][first:last + 1] = [(r + top, c + left) for r, c in cells]
+    return Solution(tuple(tuple(path) for path in paths))
+
+
+def detour(puzzle: Numberlink, solution: Solution, deadline: Deadline,
+           engine: Backend | None = None) -> Solution | None:
+    """Another lenient solution that differs from ``solution`` inside one
+    window, or None when no window of WINDOWS has one (or time runs out)."""
+    if engine is None:
+        from search.numberlink.frontier import FrontierBackend
+        engine = FrontierBackend()
+    for window in windows(puzzle.height, puzzle.width):
+        small, kept = restrict(puzzle, solution, window)
+        if not kept:
+            continue
+        if deadline.expired():
+            return None
+        found = engine.unique(small, time_limit=deadline.remaining(WINDOW_SECONDS))
+        if found.status is Status.MULTIPLE:
+            here = tuple(solution.paths[p][first:last + 1] for p, first, last in kept)
+            for other in found.solutions:
+                shifted = tuple(tuple((r + window[0].start, c + window[1].start) for r, c in path)
+                                for path in other.paths)
+                if shifted != here:
+                    return put_back(solution, window, kept, other)
+    return None
