@@ -97,13 +97,15 @@ def check(puzzle: Numberlink, *, backend: str | None = None,
         step_aside(RACE_NICENESS)
         spent: dict[str, float] = {}
         if large:  # two full-cover solutions are two lenient ones: not well-designed
-            probe = KIND.backend(FALLBACK, block=True, workers=RACE_WORKERS).unique(
-                puzzle.covering(), time_limit=deadline.remaining(PROBE_SECONDS))
+            portfolio = KIND.backend(FALLBACK, block=True, workers=RACE_WORKERS)
+            probe = portfolio.unique(puzzle.covering(),
+                                     time_limit=deadline.remaining(PROBE_SECONDS))
             add_effort(spent, probe.effort)
             if len(probe.solutions) >= CAP:
                 return (CAP, CAP, None), spent, FALLBACK
             if probe.solutions and detour(puzzle, probe.solutions[0], deadline):
-                full = 1 if probe.status is Status.UNIQUE else None
+                full = 1 if probe.status is Status.UNIQUE else _count(
+                    portfolio, puzzle.covering(), deadline, spent, settled=True)
                 return (CAP, full, None), spent, FALLBACK
         # the whole question, under the shortcut lemma
         answer = _decide(KIND, puzzle, FALLBACK, deadline, spent, block=True,
@@ -139,6 +141,23 @@ def check(puzzle: Numberlink, *, backend: str | None = None,
                        effort)
 
 
+def _count(by: Backend, rules: Numberlink, deadline: Deadline, effort: dict[str, float], *,
+           settled: bool = False) -> int | None:
+    """The count capped at CAP; _Undecided when a limit stops it.  ``settled``:
+    the verdict stands whatever this count, which then gets at most
+    SETTLED_SECONDS under a time limit, and a limit leaves it None."""
+    seconds = deadline.remaining()
+    if settled and seconds is not None:
+        seconds = min(seconds, SETTLED_SECONDS)
+    result = by.count(rules, limit=CAP, time_limit=seconds)
+    add_effort(effort, result.effort)
+    if result.status is Status.LIMIT and result.count < CAP:
+        if settled:
+            return None
+        raise _Undecided
+    return min(result.count, CAP)
+
+
 def _decide(kind_, puzzle: Numberlink, name: str, deadline: Deadline,
             effort: dict[str, float], **options: Any) -> tuple[int, int | None, Solution | None]:
     """(lenient count, full-cover count, the solution if unique) by backend
@@ -148,19 +167,8 @@ def _decide(kind_, puzzle: Numberlink, name: str, deadline: Deadline,
 
     def count(rules: Numberlink, by: Backend | None = None, *,
               settled: bool = False) -> int | None:
-        # ``settled``: the verdict stands whatever this count, which then gets
-        # at most SETTLED_SECONDS under a time limit; a limit leaves it None
-        seconds = deadline.remaining()
-        if settled and seconds is not None:
-            seconds = min(seconds, SETTLED_SECONDS)
-        by = by or kind_.backend(name, **options)
-        result = by.count(rules, limit=CAP, time_limit=seconds)
-        add_effort(effort, result.effort)
-        if result.status is Status.LIMIT and result.count < CAP:
-            if settled:
-                return None
-            raise _Undecided
-        return min(result.count, CAP)
+        return _count(by or kind_.backend(name, **options), rules, deadline, effort,
+                      settled=settled)
 
     lenient, full = puzzle.lenient(), puzzle.covering()
     engine = kind_.backend(name, no_self_touch=True, **options)

@@ -113,11 +113,9 @@ def detour(puzzle: Numberlink, solution: Solution, deadline: Deadline,
         if deadline.expired():
             return None
         found = engine.unique(small, time_limit=deadline.remaining(WINDOW_SECONDS))
-        if found.status is Status.MULTIPLE:
-            here = tuple(solution.paths[p][first:last + 1] for p, first, last in kept)
+        if found.status is Status.MULTIPLE:  # two solutions: one of them differs from S
             for other in found.solutions:
-                shifted = tuple(tuple((r + window[0].start, c + window[1].start) for r, c in path)
-                                for path in other.paths)
-                if shifted != here:
-                    return put_back(solution, window, kept, other)
+                whole = put_back(solution, window, kept, other)
+                if whole != solution:
+                    return whole
     return None
