@@ -84,7 +84,7 @@ def test_large_boards_look_for_two_full_covers_first(monkeypatch):
     report = check(parse("1..\n...\n..1\n"), time_limit=30)
     assert (report.ok, report.details["full_cover_solutions"]) == (False, 2)
     assert report.details["backend"] == "frontier + cpsat"
-    assert "states" not in report.effort  # the answer and its effort are CP-SAT's
+    assert "branches" in report.effort  # CP-SAT's effort comes back from its process
     # One full cover and another lenient solution next to it (a detour) decide...
     report = check(parse("1.\n1.\n"), time_limit=30)
     assert report.verdict == "NOT WELL-DESIGNED: several lenient solutions"
@@ -93,6 +93,21 @@ def test_large_boards_look_for_two_full_covers_first(monkeypatch):
     assert check(parse("1.\n.1\n"), time_limit=30).status is Status.LIMIT
     monkeypatch.undo()
     assert check(parse(SEED.read_text()), time_limit=30).ok
+
+
+def test_two_self_avoiding_full_covers_decide_before_cpsat_looks(monkeypatch):
+    from cpmodels.numberlink import CpSatBackend
+    from search.numberlink import check as module
+
+    def portfolio(*args, **kwargs):
+        raise AssertionError("CP-SAT's look was not needed")
+
+    monkeypatch.setattr(module, "PROBE_CELLS", 4)
+    monkeypatch.setattr(module, "_decide", _undecided_for("frontier cpsat", module._decide))
+    monkeypatch.setattr(CpSatBackend, "unique", portfolio)
+    report = check(parse("..1..\n.....\n.1...\n.....\n"), time_limit=30)
+    assert report.verdict.startswith("NOT WELL-DESIGNED: several lenient solutions")
+    assert report.details["full_cover_solutions"] == 2
 
 
 def test_the_check_counts_and_never_lists_two_solutions(monkeypatch):

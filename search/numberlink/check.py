@@ -13,22 +13,21 @@ one different from S (it cannot shrink back onto S, which uses every cell).
 So a puzzle is well-designed iff it has exactly one lenient solution that
 never touches itself and that solution covers every cell.
 
-When no backend is named, CP-SAT takes a second look where the default
-engine struggles.  On boards of 14 x 14 cells and more, it first counts
-full-cover solutions up to 2 for at most 3 s: two full covers are two lenient
-solutions, so the puzzle is not well-designed.  That decides boards with
-many solutions (``jumbo_14x14_19``: 1,670 full covers), where the frontier's
-states outgrow memory.  With one full cover S in hand, it looks for another
-lenient solution that re-routes S inside a small window (``detour``): that
-decides most of the large boards that are not well-designed.  Then it takes the
-whole question (the self-avoiding
-lenient solutions, capped at 2, by solving and blocking with a portfolio of
-workers): it finds a second solution within a second on most Janko 17 x 17
-boards, on which the frontier runs out of states.  On the large boards the
-default engine and the second look race in processes of their own
-(``search.race``) and the first answer wins.  Smaller boards, or a platform
-without ``fork``, run the default engine and then the second look in the
-time left.
+When no backend is named, a second look goes beside the default engine where
+that engine struggles.  On boards of 14 x 14 cells and more it looks for a
+quick way to show the puzzle is not well-designed: two full covers (two
+lenient solutions), counted without self-touch by the default engine for at
+most 1 s and then by CP-SAT's portfolio for at most 3 s; or, with one full
+cover S in hand, another lenient solution that re-routes S inside a small
+window (``detour``).  That decides most of the large boards that are not
+well-designed within a few seconds, where the frontier's lenient states
+outgrow memory (``jumbo_14x14_19``: 1,670 full covers).  Then CP-SAT takes
+the whole question (the self-avoiding lenient solutions, capped at 2, by
+solving and blocking with a portfolio of workers); it proves some large
+boards well-designed (Janko 17 x 17 #111).  On the large boards the default
+engine and the second look race in processes of their own (``search.race``)
+and the first answer wins.  Smaller boards, or a platform without ``fork``,
+run the default engine and then the second look in the time left.
 """
 
 from __future__ import annotations
@@ -45,8 +44,10 @@ from search.race import can_race, first_answer, step_aside
 CAP = 2  # counts are capped: 2 means "two or more"
 FALLBACK = "cpsat"  # for boards where the default engine struggles
 DEFAULT_SHARE = 0.75  # of the time limit, for the default engine before the fallback
-PROBE_CELLS = 196  # boards this large get a short look for two full-cover solutions first...
-PROBE_SECONDS = 3.0  # ... for at most this long (it stops sooner once it has counted)
+PROBE_CELLS = 196  # boards this large get a short look for two full-cover solutions first:
+QUICK_SECONDS = 1.0  # by the default engine, without self-touch, for at most this long,
+PROBE_SECONDS = 3.0  # then by CP-SAT's portfolio, for at most this long
+DETOUR_SECONDS = 3.0  # at most, for the look for a second solution near the first
 SETTLED_SECONDS = 1.0  # under a time limit, for the full-cover count once the verdict is settled
 RACE_WORKERS = 8  # CP-SAT's portfolio for the second look, whose threads
 RACE_NICENESS = 10  # together weigh about one process at nice 0 when racing
@@ -96,17 +97,10 @@ def check(puzzle: Numberlink, *, backend: str | None = None,
         # priority that gives all its threads about one core's share.
         step_aside(RACE_NICENESS)
         spent: dict[str, float] = {}
-        if large:  # two full-cover solutions are two lenient ones: not well-designed
-            portfolio = KIND.backend(FALLBACK, block=True, workers=RACE_WORKERS)
-            probe = portfolio.unique(puzzle.covering(),
-                                     time_limit=deadline.remaining(PROBE_SECONDS))
-            add_effort(spent, probe.effort)
-            if len(probe.solutions) >= CAP:
-                return (CAP, CAP, None), spent, FALLBACK
-            if probe.solutions and detour(puzzle, probe.solutions[0], deadline):
-                full = 1 if probe.status is Status.UNIQUE else _count(
-                    portfolio, puzzle.covering(), deadline, spent, settled=True)
-                return (CAP, full, None), spent, FALLBACK
+        if large:
+            settled = _near_first(KIND, puzzle, name, deadline, spent)
+            if settled is not None:
+                return settled, spent, FALLBACK
         # the whole question, under the shortcut lemma
         answer = _decide(KIND, puzzle, FALLBACK, deadline, spent, block=True,
                          workers=RACE_WORKERS)
@@ -139,6 +133,36 @@ def check(puzzle: Numberlink, *, backend: str | None = None,
                "counts_capped_at": CAP, "backend": name}
     return CheckReport(ok, verdict, status, details, solution, time.perf_counter() - start,
                        effort)
+
+
+def _near_first(kind_, puzzle: Numberlink, name: str, deadline: Deadline,
+                effort: dict[str, float]) -> tuple[int, int | None, None] | None:
+    """Two full covers, or a detour of the first, settle the verdict (not
+    well-designed) on the large boards where such a thing exists; None when
+    neither turns up.
+
+    The full covers come first from backend ``name`` without self-touch (the
+    frontier counts them within a second on most Janko 14 x 14 to 24 x 14
+    boards, two on 36 of the 90 and exactly one on 26), else from CP-SAT's
+    portfolio."""
+    covering = puzzle.covering()
+    portfolio = kind_.backend(FALLBACK, block=True, workers=RACE_WORKERS)
+    looks = ((kind_.backend(name, no_self_touch=True), QUICK_SECONDS),
+             (portfolio, PROBE_SECONDS))
+    for engine, seconds in looks:
+        found = engine.unique(covering, time_limit=deadline.remaining(seconds))
+        add_effort(effort, found.effort)
+        if len(found.solutions) >= CAP:
+            return CAP, CAP, None
+        if found.solutions:
+            near = Deadline(deadline.remaining(DETOUR_SECONDS))
+            if detour(puzzle, found.solutions[0], near):
+                plain_unique = found.status is Status.UNIQUE and engine is portfolio
+                return CAP, 1 if plain_unique else _count(
+                    portfolio, covering, deadline, effort, settled=True), None
+            if found.status is Status.UNIQUE:
+                return None  # the one full cover has no detour: the whole question it is
+    return None
 
 
 def _count(by: Backend, rules: Numberlink, deadline: Deadline, effort: dict[str, float], *,

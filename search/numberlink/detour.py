@@ -27,7 +27,7 @@ from search.numberlink.model import Numberlink, Pair, Solution
 WINDOWS = (("square", 4), ("square", 6), ("rows", 4), ("columns", 4), ("rows", 6),
            ("columns", 6), ("square", 8), ("rows", 8), ("columns", 8), ("square", 10),
            ("rows", 10), ("columns", 10), ("square", 12), ("rows", 12), ("columns", 12))
-WINDOW_SECONDS = 1.0  # at most, for one window's puzzle (most take milliseconds)
+WINDOW_SECONDS = 0.3  # at most, for one window's puzzle (most take milliseconds)
 
 Window = tuple[range, range]  # its rows and its columns
 Stretch = tuple[int, int, int]  # path, index of its first cell in the window, of its last
