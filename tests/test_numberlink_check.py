@@ -85,7 +85,10 @@ def test_large_boards_look_for_two_full_covers_first(monkeypatch):
     assert (report.ok, report.details["full_cover_solutions"]) == (False, 2)
     assert report.details["backend"] == "frontier + cpsat"
     assert "branches" in report.effort  # CP-SAT's effort comes back from its process
-    # One full cover and another lenient solution next to it (a detour) decide...
+    # One full cover and another lenient solution next to it (a detour) decide
+    # on the largest boards...
+    assert check(parse("1.\n1.\n"), time_limit=30).status is Status.LIMIT
+    monkeypatch.setattr(module, "DETOUR_CELLS", 4)
     report = check(parse("1.\n1.\n"), time_limit=30)
     assert report.verdict == "NOT WELL-DESIGNED: several lenient solutions"
     assert report.details["full_cover_solutions"] == 1
@@ -103,6 +106,7 @@ def test_two_self_avoiding_full_covers_decide_before_cpsat_looks(monkeypatch):
         raise AssertionError("CP-SAT's look was not needed")
 
     monkeypatch.setattr(module, "PROBE_CELLS", 4)
+    monkeypatch.setattr(module, "DETOUR_CELLS", 4)
     monkeypatch.setattr(module, "_decide", _undecided_for("frontier cpsat", module._decide))
     monkeypatch.setattr(CpSatBackend, "unique", portfolio)
     report = check(parse("..1..\n.....\n.1...\n.....\n"), time_limit=30)

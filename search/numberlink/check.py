@@ -16,9 +16,10 @@ never touches itself and that solution covers every cell.
 When no backend is named, a second look goes beside the default engine where
 that engine struggles.  On boards of 14 x 14 cells and more it looks for a
 quick way to show the puzzle is not well-designed: two full covers (two
-lenient solutions), counted without self-touch by the default engine for at
-most 1 s and then by CP-SAT's portfolio for at most 3 s; or, with one full
-cover S in hand, another lenient solution that re-routes S inside a small
+lenient solutions), counted by CP-SAT's portfolio for at most 3 s.  On boards
+of 17 x 17 cells and more the default engine first counts them without
+self-touch for at most 1 s, and with one full cover S in hand, the second
+look looks for another lenient solution that re-routes S inside a small
 window (``detour``).  That decides most of the large boards that are not
 well-designed within a few seconds, where the frontier's lenient states
 outgrow memory (``jumbo_14x14_19``: 1,670 full covers).  Then CP-SAT takes
@@ -44,9 +45,10 @@ from search.race import can_race, first_answer, step_aside
 CAP = 2  # counts are capped: 2 means "two or more"
 FALLBACK = "cpsat"  # for boards where the default engine struggles
 DEFAULT_SHARE = 0.75  # of the time limit, for the default engine before the fallback
-PROBE_CELLS = 196  # boards this large get a short look for two full-cover solutions first:
-QUICK_SECONDS = 1.0  # by the default engine, without self-touch, for at most this long,
-PROBE_SECONDS = 3.0  # then by CP-SAT's portfolio, for at most this long
+PROBE_CELLS = 196  # boards this large get a short look for two full-cover solutions first
+PROBE_SECONDS = 3.0  # ... by CP-SAT's portfolio, for at most this long
+DETOUR_CELLS = 289  # boards this large look for them first by the default engine...
+QUICK_SECONDS = 1.0  # ... without self-touch, for at most this long, and for detours
 DETOUR_SECONDS = 3.0  # at most, for the look for a second solution near the first
 SETTLED_SECONDS = 1.0  # under a time limit, for the full-cover count once the verdict is settled
 RACE_WORKERS = 8  # CP-SAT's portfolio for the second look, whose threads
@@ -137,31 +139,33 @@ def check(puzzle: Numberlink, *, backend: str | None = None,
 
 def _near_first(kind_, puzzle: Numberlink, name: str, deadline: Deadline,
                 effort: dict[str, float]) -> tuple[int, int | None, None] | None:
-    """Two full covers, or a detour of the first, settle the verdict (not
-    well-designed) on the large boards where such a thing exists; None when
-    neither turns up.
+    """Two full covers, or on the largest boards a detour of the first, settle
+    the verdict (not well-designed); None when neither turns up.
 
-    The full covers come first from backend ``name`` without self-touch (the
-    frontier counts them within a second on most Janko 14 x 14 to 24 x 14
-    boards, two on 36 of the 90 and exactly one on 26), else from CP-SAT's
-    portfolio."""
+    On boards of DETOUR_CELLS and more the full covers come first from
+    backend ``name`` without self-touch (the frontier counts them within a
+    second on most Janko 17 x 17 and 24 x 14 boards), then from CP-SAT's
+    portfolio.  Smaller boards skip both that look and the detour, which
+    would only delay the frontier's own answer there."""
     covering = puzzle.covering()
     portfolio = kind_.backend(FALLBACK, block=True, workers=RACE_WORKERS)
-    looks = ((kind_.backend(name, no_self_touch=True), QUICK_SECONDS),
-             (portfolio, PROBE_SECONDS))
+    wide = len(puzzle.open_cells) >= DETOUR_CELLS
+    looks = [(portfolio, PROBE_SECONDS)]
+    if wide:
+        looks.insert(0, (kind_.backend(name, no_self_touch=True), QUICK_SECONDS))
     for engine, seconds in looks:
         found = engine.unique(covering, time_limit=deadline.remaining(seconds))
         add_effort(effort, found.effort)
         if len(found.solutions) >= CAP:
             return CAP, CAP, None
-        if found.solutions:
+        if found.solutions and wide:
             near = Deadline(deadline.remaining(DETOUR_SECONDS))
             if detour(puzzle, found.solutions[0], near):
                 plain_unique = found.status is Status.UNIQUE and engine is portfolio
                 return CAP, 1 if plain_unique else _count(
                     portfolio, covering, deadline, effort, settled=True), None
-            if found.status is Status.UNIQUE:
-                return None  # the one full cover has no detour: the whole question it is
+        if found.status is Status.UNIQUE:
+            return None  # one full cover and no detour: the whole question it is
     return None
 
 
