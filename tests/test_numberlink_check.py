@@ -7,8 +7,9 @@ import csv
 import pytest
 from conftest import INSTANCES, shared
 
+from cpmodels.numberlink import CpSatBackend
 from search.cli import main
-from search.core import Status
+from search.core import Status, UniqueResult
 from search.numberlink.check import check
 from search.numberlink.generate import parse_size, seed_board, well_designed
 from search.numberlink.io import format_puzzle, format_solution, parse, parse_many
@@ -85,33 +86,62 @@ def test_large_boards_look_for_two_full_covers_first(monkeypatch):
     assert (report.ok, report.details["full_cover_solutions"]) == (False, 2)
     assert report.details["backend"] == "frontier + cpsat"
     assert "branches" in report.effort  # CP-SAT's effort comes back from its process
-    # One full cover and another lenient solution next to it (a detour) decide
-    # on the largest boards...
-    assert check(parse("1.\n1.\n"), time_limit=30).status is Status.LIMIT
-    monkeypatch.setattr(module, "DETOUR_CELLS", 4)
-    report = check(parse("1.\n1.\n"), time_limit=30)
-    assert report.verdict == "NOT WELL-DESIGNED: several lenient solutions"
-    assert report.details["full_cover_solutions"] == 1
-    # ... no full cover decides nothing.
+    # No full cover decides nothing.
     assert check(parse("1.\n.1\n"), time_limit=30).status is Status.LIMIT
     monkeypatch.undo()
     assert check(parse(SEED.read_text()), time_limit=30).ok
 
 
-def test_two_self_avoiding_full_covers_decide_before_cpsat_looks(monkeypatch):
-    from cpmodels.numberlink import CpSatBackend
-    from search.numberlink import check as module
+ONE_COVER_AND_A_DETOUR = ".2..\n.1.1\n...2\n"  # one (self-avoiding) full cover, two lenient
 
-    def portfolio(*args, **kwargs):
-        raise AssertionError("CP-SAT's look was not needed")
+
+def test_the_largest_boards_look_for_self_avoiding_full_covers_and_detours(monkeypatch):
+    from search.numberlink import check as module
+    from search.numberlink.check import _Undecided
+
+    def gives_up(*args, **kwargs):
+        raise _Undecided
+
+    monkeypatch.setattr(module, "PROBE_CELLS", 4)
+    monkeypatch.setattr(module, "_decide", _undecided_for("frontier cpsat", module._decide))
+    board = parse(ONE_COVER_AND_A_DETOUR)
+    assert check(board, time_limit=30).status is Status.LIMIT  # not large enough
+    monkeypatch.setattr(module, "DETOUR_CELLS", 4)
+    report = check(board, time_limit=30)
+    assert report.verdict == "NOT WELL-DESIGNED: several lenient solutions"
+    assert (report.details["full_cover_solutions"], report.details["backend"]) == (1, "frontier")
+    # Two self-avoiding full covers decide there without CP-SAT.
+    monkeypatch.setattr(CpSatBackend, "unique", gives_up)
+    report = check(parse("..1..\n.....\n.1...\n.....\n"), time_limit=30)
+    assert report.verdict.startswith("NOT WELL-DESIGNED: several lenient solutions")
+    assert (report.details["full_cover_solutions"], report.details["backend"]) == (2, "frontier")
+
+
+def test_cpsat_looks_near_a_full_cover_it_has_not_counted(monkeypatch):
+    from search.numberlink import check as module
+    from search.numberlink.check import _Undecided
+    from search.numberlink.frontier import FrontierBackend
+
+    real, real_frontier = CpSatBackend.unique, FrontierBackend.unique
+
+    def one_found(self, puzzle, *, time_limit=None):  # as if time ran out after one
+        found = real(self, puzzle, time_limit=time_limit)
+        return UniqueResult(Status.LIMIT, found.solutions[:1], found.wall, found.effort)
+
+    def no_full_covers(self, puzzle, *, time_limit=None):  # the detour's windows are lenient
+        if puzzle.full_cover:
+            raise _Undecided
+        return real_frontier(self, puzzle, time_limit=time_limit)
 
     monkeypatch.setattr(module, "PROBE_CELLS", 4)
     monkeypatch.setattr(module, "DETOUR_CELLS", 4)
     monkeypatch.setattr(module, "_decide", _undecided_for("frontier cpsat", module._decide))
-    monkeypatch.setattr(CpSatBackend, "unique", portfolio)
-    report = check(parse("..1..\n.....\n.1...\n.....\n"), time_limit=30)
-    assert report.verdict.startswith("NOT WELL-DESIGNED: several lenient solutions")
-    assert report.details["full_cover_solutions"] == 2
+    monkeypatch.setattr(FrontierBackend, "unique", no_full_covers)
+    monkeypatch.setattr(CpSatBackend, "unique", one_found)
+    report = check(parse(ONE_COVER_AND_A_DETOUR), time_limit=30)
+    assert report.verdict == "NOT WELL-DESIGNED: several lenient solutions"
+    assert report.details["backend"] == "frontier + cpsat"
+    assert report.details["full_cover_solutions"] == 1  # counted once the verdict is settled
 
 
 def test_the_check_counts_and_never_lists_two_solutions(monkeypatch):

@@ -14,19 +14,19 @@ So a puzzle is well-designed iff it has exactly one lenient solution that
 never touches itself and that solution covers every cell.
 
 When no backend is named, a second look goes beside the default engine where
-that engine struggles.  On boards of 14 x 14 cells and more it looks for a
-quick way to show the puzzle is not well-designed: two full covers (two
-lenient solutions), counted by CP-SAT's portfolio for at most 3 s.  On boards
-of 17 x 17 cells and more the default engine first counts them without
-self-touch for at most 1 s, and with one full cover S in hand, the second
-look looks for another lenient solution that re-routes S inside a small
-window (``detour``).  That decides most of the large boards that are not
-well-designed within a few seconds, where the frontier's lenient states
-outgrow memory (``jumbo_14x14_19``: 1,670 full covers).  Then CP-SAT takes
-the whole question (the self-avoiding lenient solutions, capped at 2, by
-solving and blocking with a portfolio of workers); it proves some large
-boards well-designed (Janko 17 x 17 #111).  On the large boards the default
-engine and the second look race in processes of their own (``search.race``)
+that engine struggles.  On boards of 14 x 14 cells and more it first counts
+full covers up to 2 with CP-SAT's portfolio for at most 3 s: two full covers
+are two lenient solutions, so the puzzle is not well-designed.  That decides
+boards with many solutions (``jumbo_14x14_19``: 1,670 full covers), where the
+frontier's lenient states outgrow memory.  On boards of 17 x 17 cells and
+more both sides also look near a full cover: the default engine counts the
+self-avoiding full covers for at most 1 s, and from the first full cover
+either side finds (if its own count did not prove it the only one), a
+``detour`` looks for another lenient solution that re-routes it inside a
+small window.  Then each side takes the whole question; CP-SAT's portfolio
+counts the self-avoiding lenient solutions up to 2 by solving and blocking,
+and proves some large boards well-designed (Janko 17 x 17 #111).  On the
+large boards the two sides race in processes of their own (``search.race``)
 and the first answer wins.  Smaller boards, or a platform without ``fork``,
 run the default engine and then the second look in the time left.
 """
@@ -45,10 +45,10 @@ from search.race import can_race, first_answer, step_aside
 CAP = 2  # counts are capped: 2 means "two or more"
 FALLBACK = "cpsat"  # for boards where the default engine struggles
 DEFAULT_SHARE = 0.75  # of the time limit, for the default engine before the fallback
-PROBE_CELLS = 196  # boards this large get a short look for two full-cover solutions first
-PROBE_SECONDS = 3.0  # ... by CP-SAT's portfolio, for at most this long
-DETOUR_CELLS = 289  # boards this large look for them first by the default engine...
-QUICK_SECONDS = 1.0  # ... without self-touch, for at most this long, and for detours
+PROBE_CELLS = 196  # boards this large get a short look for two full covers by CP-SAT...
+PROBE_SECONDS = 3.0  # ... for at most this long
+DETOUR_CELLS = 289  # boards this large also get one by the default engine (self-avoiding)...
+QUICK_SECONDS = 1.0  # ... for at most this long, and detours from the first full cover
 DETOUR_SECONDS = 3.0  # at most, for the look for a second solution near the first
 SETTLED_SECONDS = 1.0  # under a time limit, for the full-cover count once the verdict is settled
 RACE_WORKERS = 8  # CP-SAT's portfolio for the second look, whose threads
@@ -85,6 +85,7 @@ def check(puzzle: Numberlink, *, backend: str | None = None,
     effort: dict[str, float] = {}
 
     large = len(puzzle.open_cells) >= PROBE_CELLS
+    wide = len(puzzle.open_cells) >= DETOUR_CELLS
     race = fallback and large and can_race()
 
     def default_engine() -> _Answer:
@@ -92,6 +93,12 @@ def check(puzzle: Numberlink, *, backend: str | None = None,
         share = DEFAULT_SHARE if fallback and not race else 1.0
         rest = deadline.remaining()
         mine = Deadline(None if rest is None else rest * share)
+        if fallback and wide:  # two self-avoiding full covers, or a detour of the one
+            engine = KIND.backend(name, no_self_touch=True)
+            settled = _near_covers(engine, KIND.backend(name), puzzle, QUICK_SECONDS, mine,
+                                   spent, detour_unique=True)
+            if settled is not None:
+                return settled, spent, name
         return _decide(KIND, puzzle, name, mine, spent), spent, name
 
     def second_look() -> _Answer:
@@ -99,8 +106,11 @@ def check(puzzle: Numberlink, *, backend: str | None = None,
         # priority that gives all its threads about one core's share.
         step_aside(RACE_NICENESS)
         spent: dict[str, float] = {}
-        if large:
-            settled = _near_first(KIND, puzzle, name, deadline, spent)
+        if large:  # two full covers, or on the largest boards a detour of the first
+            # (the default engine looks near the one full cover if there is one)
+            portfolio = KIND.backend(FALLBACK, block=True, workers=RACE_WORKERS)
+            settled = _near_covers(portfolio, portfolio, puzzle, PROBE_SECONDS, deadline,
+                                   spent, detour_unique=False, detours=wide)
             if settled is not None:
                 return settled, spent, FALLBACK
         # the whole question, under the shortcut lemma
@@ -137,36 +147,24 @@ def check(puzzle: Numberlink, *, backend: str | None = None,
                        effort)
 
 
-def _near_first(kind_, puzzle: Numberlink, name: str, deadline: Deadline,
-                effort: dict[str, float]) -> tuple[int, int | None, None] | None:
-    """Two full covers, or on the largest boards a detour of the first, settle
-    the verdict (not well-designed); None when neither turns up.
-
-    On boards of DETOUR_CELLS and more the full covers come first from
-    backend ``name`` without self-touch (the frontier counts them within a
-    second on most Janko 17 x 17 and 24 x 14 boards), then from CP-SAT's
-    portfolio.  Smaller boards skip both that look and the detour, which
-    would only delay the frontier's own answer there."""
+def _near_covers(engine: Backend, counter: Backend, puzzle: Numberlink, seconds: float,
+                 deadline: Deadline, effort: dict[str, float], *, detour_unique: bool,
+                 detours: bool = True) -> tuple[int, int | None, None] | None:
+    """Not well-designed, when ``engine`` finds two full covers within
+    ``seconds``, or (``detours``) one and a detour of it; None otherwise.
+    ``detour_unique``: look near a full cover that is the only one too.  The
+    full-cover count behind a detour is ``counter``'s, settled."""
     covering = puzzle.covering()
-    portfolio = kind_.backend(FALLBACK, block=True, workers=RACE_WORKERS)
-    wide = len(puzzle.open_cells) >= DETOUR_CELLS
-    looks = [(portfolio, PROBE_SECONDS)]
-    if wide:
-        looks.insert(0, (kind_.backend(name, no_self_touch=True), QUICK_SECONDS))
-    for engine, seconds in looks:
-        found = engine.unique(covering, time_limit=deadline.remaining(seconds))
-        add_effort(effort, found.effort)
-        if len(found.solutions) >= CAP:
-            return CAP, CAP, None
-        if found.solutions and wide:
-            near = Deadline(deadline.remaining(DETOUR_SECONDS))
-            if detour(puzzle, found.solutions[0], near):
-                plain_unique = found.status is Status.UNIQUE and engine is portfolio
-                return CAP, 1 if plain_unique else _count(
-                    portfolio, covering, deadline, effort, settled=True), None
-        if found.status is Status.UNIQUE:
-            return None  # one full cover and no detour: the whole question it is
-    return None
+    found = engine.unique(covering, time_limit=deadline.remaining(seconds))
+    add_effort(effort, found.effort)
+    if len(found.solutions) >= CAP:
+        return CAP, CAP, None
+    if not (detours and found.solutions) or (found.status is Status.UNIQUE
+                                              and not detour_unique):
+        return None
+    if not detour(puzzle, found.solutions[0], Deadline(deadline.remaining(DETOUR_SECONDS))):
+        return None
+    return CAP, _count(counter, covering, deadline, effort, settled=True), None
 
 
 def _count(by: Backend, rules: Numberlink, deadline: Deadline, effort: dict[str, float], *,
