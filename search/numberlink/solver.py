@@ -9,7 +9,9 @@ the board is pruned:
   (before each real choice) regions the pairs cannot fill: one no pair can
   reach with both ends, a checkerboard colour balance no choice of pairs
   meets, a region that only one pair can reach but that is no plain path
-  (without self-touch), and the links every cell must make, propagated.
+  (without self-touch), and the links every cell must make, propagated;
+  the moves of the side to extend are then looked ahead, and the one that
+  leaves the fewest moves in all goes first (fail first).
 
 Pairs that share no region (directly or through other pairs) form
 independent parts: they are solved in turn, and a part with no solution
