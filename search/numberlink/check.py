@@ -159,9 +159,10 @@ def _near_covers(engine: Backend, counter: Backend, puzzle: Numberlink, seconds:
     add_effort(effort, found.effort)
     if len(found.solutions) >= CAP:
         return CAP, CAP, None
-    if not (detours and found.solutions) or (found.status is Status.UNIQUE
-                                              and not detour_unique):
+    if not (detours and found.solutions):
         return None
+    if found.status is Status.UNIQUE and not detour_unique:
+        return None  # the only full cover: the default engine looks near it
     if not detour(puzzle, found.solutions[0], Deadline(deadline.remaining(DETOUR_SECONDS))):
         return None
     return CAP, _count(counter, covering, deadline, effort, settled=True), None
