@@ -14,6 +14,19 @@ under the lenient rule and tries it first under full cover.  Under the lenient
 rule ``solve`` first asks a router (``numberlink_route``) for paths that share
 no cell and gives them to CP-SAT as a hint: sparse contest boards that CP-SAT
 alone does not decide in minutes are then confirmed without branching.
+
+``canonical`` (lenient rule only): besides, no path makes a three-cell detour
+around an empty cell (a bump: ``a b m g d`` where ``a e d`` would do) or turns
+a corner at a cell ``b`` whose opposite corner ``e`` in their 2 x 2 square is
+empty and comes first in row-major order.  Each such step shortens a solution,
+or keeps its length and lowers the sum of its cells' row-major indices, so
+every lenient solution turns into one that obeys the rules (and
+``no_self_touch``) in finitely many steps; and as long as a solution leaves a
+cell empty, so does the result, which therefore differs from any full cover.
+Hence a puzzle with a full cover S has a lenient solution other than S iff it
+has a canonical one: the well-designed check asks only for those.  On Janko
+17x17 #103 that question takes 4 s instead of 21 s, and 14x14 #268 is
+decided in 6 s instead of none in 60 s.
 """
 
 from __future__ import annotations
@@ -35,7 +48,7 @@ from search.core import (
     add_effort,
 )
 from search.numberlink.model import Cell, Numberlink, Solution
-from search.numberlink.verify import verify
+from search.numberlink.verify import touches_itself, verify
 
 ROUTE_SECONDS = 3.0  # at most a third of the time limit
 # The LP relaxation of the circuit (level 2: with cuts) guides the search on
@@ -48,7 +61,7 @@ FIRST_LOOK_SECONDS = 1.0  # blocking under the lenient rule: each short look for
 class CircuitModel:
     """The model and the literals needed to read a solution back."""
 
-    def __init__(self, puzzle: Numberlink, *, no_self_touch: bool):
+    def __init__(self, puzzle: Numberlink, *, no_self_touch: bool, canonical: bool = False):
         self.puzzle = puzzle
         model = self.model = cp_model.CpModel()
         k = len(puzzle.pairs)
@@ -90,6 +103,8 @@ class CircuitModel:
         model.add_circuit(circuit)
         if no_self_touch:
             self._forbid_touching()
+        if canonical and not puzzle.full_cover:
+            self._forbid_bumps_and_late_corners()
 
     def _forbid_touching(self) -> None:
         """Two neighbours on one path are consecutive on it.
@@ -113,6 +128,16 @@ class CircuitModel:
                           if step in self.arc]
                 if len(inside) > 2:
                     self.model.add(sum(inside) <= 2)
+
+    def _forbid_bumps_and_late_corners(self) -> None:
+        """The ``canonical`` rules: each pattern is a set of arcs that may not
+        all be taken while one cell is empty."""
+        height, width = self.puzzle.height, self.puzzle.width
+        for pattern, empty in _bumps(height, width) + _late_corners(height, width):
+            steps = list(zip(pattern, pattern[1:]))
+            if empty in self.empty and all(step in self.arc for step in steps):
+                self.model.add_bool_or([~self.arc[step] for step in steps]
+                                       + [~self.empty[empty]])
 
     def hint(self, solution: Solution) -> None:
         """Start the search from ``solution`` (every other cell empty)."""
@@ -149,15 +174,47 @@ class CircuitModel:
         return read
 
 
+def _bumps(height: int, width: int) -> list[tuple[tuple[Cell, ...], Cell]]:
+    """(a b m g d, e): a path around e, which is beside both a and d, both ways."""
+    out = []
+    for r in range(height):
+        for c in range(width):
+            for dr, dc in ((0, 1), (1, 0)):
+                line = [(r + k * dr, c + k * dc) for k in range(3)]
+                for side in (1, -1):
+                    a, m, d = [(x + side * dc, y + side * dr) for x, y in line]
+                    bump = (line[0], a, m, d, line[2])
+                    out += [(bump, line[1]), (bump[::-1], line[1])]
+    return out
+
+
+def _late_corners(height: int, width: int) -> list[tuple[tuple[Cell, ...], Cell]]:
+    """(x b y, e): a turn at b, whose opposite corner e comes first, both ways."""
+    out = []
+    for r in range(height - 1):
+        for c in range(width - 1):
+            square = [(r, c), (r, c + 1), (r + 1, c + 1), (r + 1, c)]
+            for i, b in enumerate(square):
+                e, x, y = square[i - 2], square[i - 1], square[(i + 1) % 4]
+                if e < b:
+                    out += [((x, b, y), e), ((y, b, x), e)]
+    return out
+
+
 class CpSatBackend(Backend):
-    """CP-SAT circuit model; options ``no_self_touch``, ``workers``, ``seed``,
-    ``block``."""
+    """CP-SAT circuit model; options ``no_self_touch``, ``canonical``,
+    ``workers``, ``seed``, ``block``."""
 
     name = "cpsat"
 
     def __init__(self, **options):
         super().__init__(**options)
         self.no_self_touch = bool(options.get("no_self_touch", False))
+        self.canonical = bool(options.get("canonical", False))
+        # ``known``: a solution that solving and blocking forbids first instead
+        # of searching for one, where it solves the puzzle asked (the check
+        # passes the full cover it has found: canonical and self-avoiding)
+        self.known: Solution | None = options.get("known")
         self.workers = int(options.get("workers", 1))
         self.seed = options.get("seed")
         # Counts up to 2 and ``unique`` by solving and blocking (``_first``)
@@ -171,7 +228,8 @@ class CpSatBackend(Backend):
         if not puzzle.pairs:
             yield from _pairless(puzzle)
             return
-        built = CircuitModel(puzzle, no_self_touch=self.no_self_touch)
+        built = CircuitModel(puzzle, no_self_touch=self.no_self_touch,
+                             canonical=self.canonical)
         self.effort = {}
         yield from enumerate_solutions(built.model, built.reader(), time_limit=time_limit,
                                        effort_out=self.effort)
@@ -195,7 +253,7 @@ class CpSatBackend(Backend):
             if routed is not None and verify(puzzle, routed):
                 routed = None  # cannot happen: the router's paths share no cell
         for nst in passes:
-            built = CircuitModel(puzzle, no_self_touch=nst)
+            built = CircuitModel(puzzle, no_self_touch=nst, canonical=self.canonical)
             if routed is not None:
                 built.hint(routed)
             status, solver = self._solve_model(built, deadline.remaining(), total)
@@ -246,12 +304,17 @@ class CpSatBackend(Backend):
             return UniqueResult((Status.UNSAT, Status.UNIQUE)[len(found)], tuple(found),
                                 time.perf_counter() - start)
         total: dict[str, float] = {}
-        first = self._first_solution(puzzle, deadline, total)
+        if self.known is not None and not verify(puzzle, self.known) and not (
+                self.no_self_touch and touches_itself(puzzle, self.known)):
+            first = SolveResult(Status.SOLVED, self.known, 0.0)
+        else:
+            first = self._first_solution(puzzle, deadline, total)
         status = first.status  # UNSAT, LIMIT or ERROR, unless it found one
         if first.solution is not None:
             found.append(first.solution)
             status = Status.UNIQUE
-            built = CircuitModel(puzzle, no_self_touch=self.no_self_touch)
+            built = CircuitModel(puzzle, no_self_touch=self.no_self_touch,
+                             canonical=self.canonical)
             while len(found) < how_many:
                 built.forbid(found[-1])
                 built.hint(found[-1])  # a second solution is often close to the first

@@ -106,16 +106,18 @@ def check(puzzle: Numberlink, *, backend: str | None = None,
         # priority that gives all its threads about one core's share.
         step_aside(RACE_NICENESS)
         spent: dict[str, float] = {}
+        known = {}
         if large:  # two full covers, or on the largest boards a detour of the first
             # (the default engine looks near the one full cover if there is one)
             portfolio = KIND.backend(FALLBACK, block=True, workers=RACE_WORKERS)
             settled = _near_covers(portfolio, portfolio, puzzle, PROBE_SECONDS, deadline,
-                                   spent, detour_unique=False, detours=wide)
+                                   spent, detour_unique=False, detours=wide, known=known)
             if settled is not None:
                 return settled, spent, FALLBACK
-        # the whole question, under the shortcut lemma
+        # the whole question, under the shortcut lemma, blocking the full cover
+        # found (if any) instead of looking for a first solution again
         answer = _decide(KIND, puzzle, FALLBACK, deadline, spent, block=True,
-                         workers=RACE_WORKERS)
+                         workers=RACE_WORKERS, **known)
         return answer, spent, FALLBACK
 
     calls = [default_engine, second_look] if fallback else [default_engine]
@@ -149,16 +151,21 @@ def check(puzzle: Numberlink, *, backend: str | None = None,
 
 def _near_covers(engine: Backend, counter: Backend, puzzle: Numberlink, seconds: float,
                  deadline: Deadline, effort: dict[str, float], *, detour_unique: bool,
-                 detours: bool = True) -> tuple[int, int | None, None] | None:
+                 detours: bool = True, known: dict | None = None
+                 ) -> tuple[int, int | None, None] | None:
     """Not well-designed, when ``engine`` finds two full covers within
     ``seconds``, or (``detours``) one and a detour of it; None otherwise.
     ``detour_unique``: look near a full cover that is the only one too.  The
-    full-cover count behind a detour is ``counter``'s, settled."""
+    full-cover count behind a detour is ``counter``'s, settled.  ``known``
+    gets the one self-avoiding full cover found, as ``{"known": cover}``."""
     covering = puzzle.covering()
     found = engine.unique(covering, time_limit=deadline.remaining(seconds))
     add_effort(effort, found.effort)
     if len(found.solutions) >= CAP:
         return CAP, CAP, None
+    if known is not None and found.solutions and not touches_itself(puzzle,
+                                                                    found.solutions[0]):
+        known["known"] = found.solutions[0]
     if not (detours and found.solutions):
         return None
     if found.status is Status.UNIQUE and not detour_unique:
@@ -198,7 +205,9 @@ def _decide(kind_, puzzle: Numberlink, name: str, deadline: Deadline,
                       settled=settled)
 
     lenient, full = puzzle.lenient(), puzzle.covering()
-    engine = kind_.backend(name, no_self_touch=True, **options)
+    # Backends that know them restrict the question to canonical solutions too
+    # (cpmodels.numberlink): the same lemma, with more steps that shorten.
+    engine = kind_.backend(name, no_self_touch=True, canonical=True, **options)
     n_lenient = None
     if getattr(engine, "no_self_touch", False):  # else the backend cannot restrict
         # Counted, not listed: the frontier's back-pointers for two solutions

@@ -1,0 +1,96 @@
+"""Numberlink: CP-SAT's canonical lenient solutions, against the brute-force oracle."""
+
+from __future__ import annotations
+
+import random
+
+from cpmodels.numberlink import CpSatBackend
+from search.core import Status
+from search.numberlink.generate import seed_board
+from search.numberlink.model import Cell, Numberlink, Solution
+from search.numberlink.verify import touches_itself
+from search.oracles import numberlink_solutions, random_numberlink
+
+
+def shortens(puzzle: Numberlink, solution: Solution) -> bool:
+    """Written apart from the model: does a path make a bump around an empty
+    cell, or turn at a cell whose opposite corner is empty and comes first?"""
+    cover = solution.cover()
+
+    def empty(cell: Cell) -> bool:
+        return puzzle.inside(cell) and cell not in puzzle.blocked and cell not in cover
+
+    for path in solution.paths:
+        for x, b, y in zip(path, path[1:], path[2:]):
+            if x[0] != y[0] and x[1] != y[1]:  # a turn at b
+                e = (x[0] + y[0] - b[0], x[1] + y[1] - b[1])
+                if empty(e) and e < b:
+                    return True
+        for a, b, m, g, d in zip(path, path[1:], path[2:], path[3:], path[4:]):
+            side = (b[0] - a[0], b[1] - a[1])
+            e = (m[0] - side[0], m[1] - side[1])
+            line = (e[0] - a[0], e[1] - a[1])
+            if (d == (e[0] + line[0], e[1] + line[1]) and g == (d[0] + side[0], d[1] + side[1])
+                    and side[0] * line[0] + side[1] * line[1] == 0 and empty(e)):
+                return True
+    return False
+
+
+def boards(count: int, seed: int):
+    rng = random.Random(seed)
+    for _ in range(count):
+        yield random_numberlink(rng.randint(2, 4), rng.randint(2, 4), rng).lenient()
+
+
+def test_canonical_solutions_are_the_oracle_solutions_that_do_not_shorten():
+    engine = CpSatBackend(no_self_touch=True, canonical=True)
+    some = 0
+    for puzzle in boards(120, seed=3):
+        every = list(numberlink_solutions(puzzle))
+        want = {s.edges for s in every
+                if not touches_itself(puzzle, s) and not shortens(puzzle, s)}
+        got = [s.edges for s in engine.solutions(puzzle, time_limit=30)]
+        assert len(got) == len(set(got)) and set(got) == want
+        some += len(every) > len(want)  # the rules cut something here
+    assert some > 10
+
+
+def covered_boards(count: int):
+    """The seed article's generator: boards with a full cover, small enough
+    for the oracle."""
+    for seed in range(count):
+        yield seed_board(5, 5 + seed % 2, seed)[0].lenient()
+
+
+def test_a_second_lenient_solution_beside_a_full_cover_has_a_canonical_one():
+    """The lemma the well-designed check rests on, on small boards."""
+    engine = CpSatBackend(no_self_touch=True, canonical=True)
+    checked = several = 0
+    for puzzle in list(boards(60, seed=4)) + list(covered_boards(80)):
+        every = list(numberlink_solutions(puzzle))
+        canonical = engine.count(puzzle, limit=2, time_limit=30).count
+        assert (canonical == 0) == (not every)
+        if any(len(puzzle.open_cells) == sum(map(len, s.paths))
+               and not touches_itself(puzzle, s) for s in every):  # a self-avoiding cover
+            assert min(canonical, 2) == min(len(every), 2)
+            checked += 1
+            several += len(every) > 1
+    assert checked > 20 and several > 5
+
+
+def test_a_known_solution_is_blocked_first_and_changes_no_count():
+    checked = 0
+    for puzzle in covered_boards(30):
+        covers = [s for s in numberlink_solutions(puzzle.covering())
+                  if not touches_itself(puzzle, s)]
+        if not covers:
+            continue
+        checked += 1
+        plain = CpSatBackend(block=True, no_self_touch=True, canonical=True)
+        known = CpSatBackend(block=True, no_self_touch=True, canonical=True, known=covers[0])
+        for rules in (puzzle, puzzle.covering()):
+            counted = plain.count(rules, limit=2, time_limit=30)
+            again = known.count(rules, limit=2, time_limit=30)
+            assert counted.status is again.status is Status.COUNTED or counted.count == 2
+            assert counted.count == again.count
+    assert checked > 5
