@@ -24,8 +24,10 @@ self-avoiding full covers for at most 1 s, and from the first full cover
 either side finds (if its own count did not prove it the only one), a
 ``detour`` looks for another lenient solution that re-routes it inside a
 small window.  Then each side takes the whole question; CP-SAT's portfolio
-counts the self-avoiding lenient solutions up to 2 by solving and blocking,
-and proves some large boards well-designed (Janko 17 x 17 #111).  On the
+counts the canonical lenient solutions (``cpmodels.numberlink``: the same
+lemma with more steps that shorten) up to 2 by solving and blocking, from the
+full cover it found, and proves some large boards well-designed (Janko
+17 x 17 #111 in 3 s, #103 and 14 x 14 #268 in 13-15 s).  On the
 large boards the two sides race in processes of their own (``search.race``)
 and the first answer wins.  Smaller boards, or a platform without ``fork``,
 run the default engine and then the second look in the time left.
