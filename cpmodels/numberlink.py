@@ -49,7 +49,7 @@ from search.core import (
     add_effort,
 )
 from search.numberlink.model import Cell, Numberlink, Solution
-from search.numberlink.verify import touches_itself, verify
+from search.numberlink.verify import covers, touches_itself, verify
 
 ROUTE_SECONDS = 3.0  # at most a third of the time limit
 # The LP relaxation of the circuit (level 2: with cuts) guides the search on
@@ -314,7 +314,7 @@ class CpSatBackend(Backend):
             found.append(first.solution)
             status = Status.UNIQUE
             built = CircuitModel(puzzle, no_self_touch=self.no_self_touch,
-                             canonical=self.canonical)
+                                 canonical=self.canonical)
             while len(found) < how_many:
                 built.forbid(found[-1])
                 built.hint(found[-1])  # a second solution is often close to the first
@@ -337,8 +337,7 @@ class CpSatBackend(Backend):
             return False
         if self.no_self_touch and touches_itself(puzzle, solution):
             return False
-        covered = sum(map(len, solution.paths)) == len(puzzle.open_cells)
-        return not self.canonical or puzzle.full_cover or covered
+        return not self.canonical or puzzle.full_cover or covers(puzzle, solution)
 
     def _first_solution(self, puzzle: Numberlink, deadline: Deadline,
                         total: dict[str, float]) -> SolveResult:

@@ -79,7 +79,6 @@ class Deadline:
         return left if at_most is None else min(at_most, left)
 
 
-
 def add_effort(total: dict[str, float], more: Mapping[str, float]) -> None:
     """Add the effort figures ``more`` into ``total`` (a backend that runs
     several searches reports their sum)."""

@@ -38,10 +38,18 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from search.core import Backend, CheckReport, Deadline, LimitReached, Status, add_effort
+from search.core import (
+    Backend,
+    CheckReport,
+    Deadline,
+    LimitReached,
+    Status,
+    UniqueResult,
+    add_effort,
+)
 from search.numberlink.detour import detour
 from search.numberlink.model import Numberlink, Solution
-from search.numberlink.verify import touches_itself
+from search.numberlink.verify import covers, touches_itself
 from search.race import can_race, first_answer, step_aside
 
 CAP = 2  # counts are capped: 2 means "two or more"
@@ -72,10 +80,6 @@ class _Undecided(Exception):
     """A limit stopped one of the counts."""
 
 
-def covers(puzzle: Numberlink, solution: Solution) -> bool:
-    return sum(len(path) for path in solution.paths) == len(puzzle.open_cells)
-
-
 def check(puzzle: Numberlink, *, backend: str | None = None,
           time_limit: float | None = None) -> CheckReport:
     """The verdict, the capped counts under both rule sets, and the solution if unique."""
@@ -96,9 +100,9 @@ def check(puzzle: Numberlink, *, backend: str | None = None,
         rest = deadline.remaining()
         mine = Deadline(None if rest is None else rest * share)
         if fallback and wide:  # two self-avoiding full covers, or a detour of the one
-            engine = KIND.backend(name, no_self_touch=True)
-            settled = _near_covers(engine, KIND.backend(name), puzzle, QUICK_SECONDS, mine,
-                                   spent, detour_unique=True)
+            found = _full_covers(KIND.backend(name, no_self_touch=True), puzzle,
+                                 QUICK_SECONDS, mine, spent)
+            settled = _settled(found, puzzle, KIND.backend(name), mine, spent, near=True)
             if settled is not None:
                 return settled, spent, name
         return _decide(KIND, puzzle, name, mine, spent), spent, name
@@ -110,12 +114,14 @@ def check(puzzle: Numberlink, *, backend: str | None = None,
         spent: dict[str, float] = {}
         known = {}
         if large:  # two full covers, or on the largest boards a detour of the first
-            # (the default engine looks near the one full cover if there is one)
             portfolio = KIND.backend(FALLBACK, block=True, workers=RACE_WORKERS)
-            settled = _near_covers(portfolio, portfolio, puzzle, PROBE_SECONDS, deadline,
-                                   spent, detour_unique=False, detours=wide, known=known)
+            found = _full_covers(portfolio, puzzle, PROBE_SECONDS, deadline, spent)
+            # the default engine looks near a full cover that is the only one
+            near = wide and found.status is not Status.UNIQUE
+            settled = _settled(found, puzzle, portfolio, deadline, spent, near=near)
             if settled is not None:
                 return settled, spent, FALLBACK
+            known = {"known": found.solutions[0]} if found.solutions else {}
         # the whole question, under the shortcut lemma, blocking the full cover
         # found (if any) instead of looking for a first solution again
         answer = _decide(KIND, puzzle, FALLBACK, deadline, spent, block=True,
@@ -151,30 +157,26 @@ def check(puzzle: Numberlink, *, backend: str | None = None,
                        effort)
 
 
-def _near_covers(engine: Backend, counter: Backend, puzzle: Numberlink, seconds: float,
-                 deadline: Deadline, effort: dict[str, float], *, detour_unique: bool,
-                 detours: bool = True, known: dict | None = None
-                 ) -> tuple[int, int | None, None] | None:
-    """Not well-designed, when ``engine`` finds two full covers within
-    ``seconds``, or (``detours``) one and a detour of it; None otherwise.
-    ``detour_unique``: look near a full cover that is the only one too.  The
-    full-cover count behind a detour is ``counter``'s, settled.  ``known``
-    gets the one self-avoiding full cover found, as ``{"known": cover}``."""
-    covering = puzzle.covering()
-    found = engine.unique(covering, time_limit=deadline.remaining(seconds))
+def _full_covers(engine: Backend, puzzle: Numberlink, seconds: float, deadline: Deadline,
+                 effort: dict[str, float]) -> UniqueResult:
+    """Up to two full covers by ``engine``, for at most ``seconds``."""
+    found = engine.unique(puzzle.covering(), time_limit=deadline.remaining(seconds))
     add_effort(effort, found.effort)
+    return found
+
+
+def _settled(found: UniqueResult, puzzle: Numberlink, counter: Backend, deadline: Deadline,
+             effort: dict[str, float], *, near: bool) -> tuple[int, int | None, None] | None:
+    """Not well-designed, when ``found`` holds two full covers or (``near``)
+    the first has a detour; None otherwise.  The full-cover count behind a
+    detour is ``counter``'s, settled."""
     if len(found.solutions) >= CAP:
         return CAP, CAP, None
-    if known is not None and found.solutions and not touches_itself(puzzle,
-                                                                    found.solutions[0]):
-        known["known"] = found.solutions[0]
-    if not (detours and found.solutions):
+    if not (near and found.solutions):
         return None
-    if found.status is Status.UNIQUE and not detour_unique:
-        return None  # the only full cover: the default engine looks near it
     if not detour(puzzle, found.solutions[0], Deadline(deadline.remaining(DETOUR_SECONDS))):
         return None
-    return CAP, _count(counter, covering, deadline, effort, settled=True), None
+    return CAP, _count(counter, puzzle.covering(), deadline, effort, settled=True), None
 
 
 def _count(by: Backend, rules: Numberlink, deadline: Deadline, effort: dict[str, float], *,

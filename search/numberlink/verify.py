@@ -67,3 +67,8 @@ def touches_itself(puzzle: Numberlink, solution: Solution) -> bool:
                 if j is not None and abs(i - j) != 1:
                     return True
     return False
+
+
+def covers(puzzle: Numberlink, solution: Solution) -> bool:
+    """Does the solution's paths use every open cell?"""
+    return sum(len(path) for path in solution.paths) == len(puzzle.open_cells)
