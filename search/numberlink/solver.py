@@ -9,7 +9,8 @@ the board is pruned:
   (before each real choice) regions the pairs cannot fill: one no pair can
   reach with both ends, a checkerboard colour balance no choice of pairs
   meets, a region that only one pair can reach but that is no plain path
-  (without self-touch), and the links every cell must make, propagated;
+  (without self-touch), and the links every cell must make, propagated
+  (without self-touch, no more than two in any 2 x 2 square);
   the moves of the side to extend are then looked ahead, and the one that
   leaves the fewest moves in all goes first (fail first).
 
@@ -323,7 +324,9 @@ class Board:
     def link_moves(self, moves: dict[int, list[int]]) -> dict[int, list[int]] | None:
         """Full cover: propagate the links each empty cell (two) and head (one)
         must make: a cell with just enough candidate links takes them all, and
-        a cell with all its links drops its other candidates.  None on a cell
+        a cell with all its links drops its other candidates; without
+        self-touch, a 2 x 2 square with two links (laid or forced) drops its
+        other candidates.  None on a cell
         short of links, a loop of empty cells, or a forced chain between two
         pairs; else each open side's remaining moves.  ``moves`` holds the
         moves of some open sides already and gets the others."""
@@ -358,6 +361,12 @@ class Board:
                 left[i] = n
                 if n <= want[i]:
                     queue.append(i)
+        square = None
+        if self.no_self_touch:  # links in each 2 x 2 square (by its top left cell)
+            square = self.laid_squares()
+            for t, n in enumerate(square):
+                if n >= 2:
+                    self.close_square(t, want, dead, fixed, left, queue)
         while queue:
             i = queue.pop()
             if left[i] < want[i]:
@@ -373,6 +382,13 @@ class Board:
                 done[j] += 1
                 if done[j] > want[j]:
                     return None
+                if square is not None:
+                    for t in self.squares_of(i, j):
+                        square[t] += 1
+                        if square[t] > 2:
+                            return None
+                        if square[t] == 2:
+                            self.close_square(t, want, dead, fixed, left, queue)
                 if done[j] == want[j]:  # j is full: drop its other candidates
                     for e, k in enumerate(around[j]):
                         if want[k] and not (dead[j] | fixed[j]) >> e & 1:
@@ -390,6 +406,48 @@ class Board:
             result[s] = [j for d, j in enumerate(around[x])
                          if want[j] and not dead[x] >> d & 1]
         return result
+
+    def squares_of(self, i: int, j: int) -> tuple[int, int]:
+        """The two 2 x 2 squares (top left cells) that hold the link i-j."""
+        a = min(i, j)
+        return (a - 1, a) if abs(i - j) == self.stride else (a - self.stride, a)
+
+    def laid_squares(self) -> list[int]:
+        """The links the paths have made so far in each 2 x 2 square."""
+        square = [0] * len(self.cell)
+        sides = self.sides
+        for p in range(len(self.puzzle.pairs)):
+            a, b = sides[2 * p], sides[2 * p + 1]
+            for cells in ([a, b] if p in self.open else [a + b[::-1]]):
+                prev = -1
+                for i in cells:
+                    if i < 0:
+                        continue  # the join mark: the ends beside it are linked
+                    if prev >= 0:
+                        for t in self.squares_of(prev, i):
+                            square[t] += 1
+                    prev = i
+        return square
+
+    def close_square(self, t: int, want: list[int], dead: list[int], fixed: list[int],
+                     left: list[int], queue: list[int]) -> None:
+        """No self-touch: a 2 x 2 square holds at most two links (three make
+        a U whose ends touch), so once it has two its other candidates die."""
+        around = self.around
+        for i, d in ((t, 1), (t, 2), (t + 1, 2), (t + self.stride, 1)):
+            if not want[i] or (dead[i] | fixed[i]) >> d & 1:
+                continue
+            j = around[i][d]
+            if not want[j]:
+                continue
+            dead[i] |= 1 << d
+            dead[j] |= 1 << (d ^ 2)
+            left[i] -= 1
+            left[j] -= 1
+            if left[i] <= want[i]:
+                queue.append(i)
+            if left[j] <= want[j]:
+                queue.append(j)
 
     def chains_fail(self, want: list[int], fixed: list[int], done: list[int]) -> bool:
         """Forced links that close a loop or join the heads of two pairs."""
