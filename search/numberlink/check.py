@@ -19,18 +19,19 @@ full covers up to 2 with CP-SAT's portfolio for at most 3 s: two full covers
 are two lenient solutions, so the puzzle is not well-designed.  That decides
 boards with many solutions (``jumbo_14x14_19``: 1,670 full covers), where the
 frontier's lenient states outgrow memory.  On boards of 17 x 17 cells and
-more both sides also look near a full cover: the default engine counts the
-self-avoiding full covers for at most 1 s, and from the first full cover
-either side finds (if its own count did not prove it the only one), a
-``detour`` looks for another lenient solution that re-routes it inside a
-small window.  Then each side takes the whole question; CP-SAT's portfolio
-counts the canonical lenient solutions (``cpmodels.numberlink``: the same
-lemma with more steps that shorten) up to 2 by solving and blocking, from the
-full cover it found, and proves some large boards well-designed (Janko
-17 x 17 #111 in 3 s, #103 and 14 x 14 #268 in 13-15 s).  On the
-large boards the two sides race in processes of their own (``search.race``)
-and the first answer wins.  Smaller boards, or a platform without ``fork``,
-run the default engine and then the second look in the time left.
+more the default engine's side first counts the self-avoiding full covers
+with the ``search`` backend, for at most 1 s (it finds and counts them at
+once: within 1.3 s on every Janko board, most within 0.1 s), and from the
+first, a ``detour`` looks for another lenient solution that re-routes it
+inside a small window.  Then each side takes the whole question; CP-SAT's
+portfolio counts the canonical lenient solutions (``cpmodels.numberlink``:
+the same lemma with more steps that shorten) up to 2 by solving and
+blocking, from the full cover it found, and proves some large boards
+well-designed (Janko 17 x 17 #111 and #103 in 3 to 4 s once its look for
+two full covers is over).  On the large boards the two sides race in
+processes of their own (``search.race``) and the first answer wins.
+Smaller boards, or a platform without ``fork``, run the default engine and
+then the second look in the time left.
 """
 
 from __future__ import annotations
@@ -54,10 +55,11 @@ from search.race import can_race, first_answer, step_aside
 
 CAP = 2  # counts are capped: 2 means "two or more"
 FALLBACK = "cpsat"  # for boards where the default engine struggles
+NEAR = "search"  # finds the self-avoiding full covers of the largest boards at once
 DEFAULT_SHARE = 0.75  # of the time limit, for the default engine before the fallback
 PROBE_CELLS = 196  # boards this large get a short look for two full covers by CP-SAT...
 PROBE_SECONDS = 3.0  # ... for at most this long
-DETOUR_CELLS = 289  # boards this large also get one by the default engine (self-avoiding)...
+DETOUR_CELLS = 289  # boards this large also get one for self-avoiding ones by NEAR...
 QUICK_SECONDS = 1.0  # ... for at most this long, and detours from the first full cover
 DETOUR_SECONDS = 3.0  # at most, for the look for a second solution near the first
 SETTLED_SECONDS = 1.0  # under a time limit, for the full-cover count once the verdict is settled
@@ -100,9 +102,9 @@ def check(puzzle: Numberlink, *, backend: str | None = None,
         rest = deadline.remaining()
         mine = Deadline(None if rest is None else rest * share)
         if fallback and wide:  # two self-avoiding full covers, or a detour of the one
-            found = _full_covers(KIND.backend(name, no_self_touch=True), puzzle,
+            found = _full_covers(KIND.backend(NEAR, no_self_touch=True), puzzle,
                                  QUICK_SECONDS, mine, spent)
-            settled = _settled(found, puzzle, KIND.backend(name), mine, spent, near=True)
+            settled = _settled(found, puzzle, KIND.backend(name), mine, spent)
             if settled is not None:
                 return settled, spent, name
         return _decide(KIND, puzzle, name, mine, spent), spent, name
@@ -113,14 +115,11 @@ def check(puzzle: Numberlink, *, backend: str | None = None,
         step_aside(RACE_NICENESS)
         spent: dict[str, float] = {}
         known = {}
-        if large:  # two full covers, or on the largest boards a detour of the first
+        if large:  # two full covers
             portfolio = KIND.backend(FALLBACK, block=True, workers=RACE_WORKERS)
             found = _full_covers(portfolio, puzzle, PROBE_SECONDS, deadline, spent)
-            # the default engine looks near a full cover that is the only one
-            near = wide and found.status is not Status.UNIQUE
-            settled = _settled(found, puzzle, portfolio, deadline, spent, near=near)
-            if settled is not None:
-                return settled, spent, FALLBACK
+            if len(found.solutions) >= CAP:
+                return (CAP, CAP, None), spent, FALLBACK
             known = {"known": found.solutions[0]} if found.solutions else {}
         # the whole question, under the shortcut lemma, blocking the full cover
         # found (if any) instead of looking for a first solution again
@@ -166,13 +165,13 @@ def _full_covers(engine: Backend, puzzle: Numberlink, seconds: float, deadline: 
 
 
 def _settled(found: UniqueResult, puzzle: Numberlink, counter: Backend, deadline: Deadline,
-             effort: dict[str, float], *, near: bool) -> tuple[int, int | None, None] | None:
-    """Not well-designed, when ``found`` holds two full covers or (``near``)
-    the first has a detour; None otherwise.  The full-cover count behind a
-    detour is ``counter``'s, settled."""
+             effort: dict[str, float]) -> tuple[int, int | None, None] | None:
+    """Not well-designed, when ``found`` holds two full covers or the first
+    has a detour; None otherwise.  The full-cover count behind a detour is
+    ``counter``'s, settled."""
     if len(found.solutions) >= CAP:
         return CAP, CAP, None
-    if not (near and found.solutions):
+    if not found.solutions:
         return None
     if not detour(puzzle, found.solutions[0], Deadline(deadline.remaining(DETOUR_SECONDS))):
         return None
