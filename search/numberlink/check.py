@@ -51,7 +51,7 @@ from search.core import (
 from search.numberlink.detour import detour
 from search.numberlink.model import Numberlink, Solution
 from search.numberlink.verify import covers, touches_itself
-from search.race import can_race, first_answer, step_aside
+from search.race import can_race, first_answer, step_aside, take_one_core
 
 CAP = 2  # counts are capped: 2 means "two or more"
 FALLBACK = "cpsat"  # for boards where the default engine struggles
@@ -59,12 +59,15 @@ NEAR = "search"  # finds the self-avoiding full covers of the largest boards at 
 DEFAULT_SHARE = 0.75  # of the time limit, for the default engine before the fallback
 PROBE_CELLS = 196  # boards this large get a short look for two full covers by CP-SAT...
 PROBE_SECONDS = 3.0  # ... for at most this long
+WIDE_PROBE_SECONDS = 1.5  # on boards of DETOUR_CELLS when racing (the default engine goes on)
 DETOUR_CELLS = 289  # boards this large also get one for self-avoiding ones by NEAR...
 QUICK_SECONDS = 1.0  # ... for at most this long, and detours from the first full cover
 DETOUR_SECONDS = 3.0  # at most, for the look for a second solution near the first
+COVER_WINDOW_SECONDS = 1.0  # at most, for one window's full covers (#175: 12 rows, 0.99 s)
 SETTLED_SECONDS = 1.0  # under a time limit, for the full-cover count once the verdict is settled
 RACE_WORKERS = 8  # CP-SAT's portfolio for the second look, whose threads
 RACE_NICENESS = 10  # together weigh about one process at nice 0 when racing
+RACE_STATES = 1_500_000  # frontier states per level, racing on boards of DETOUR_CELLS
 
 REASONS = {
     "unsat": "no solution",
@@ -97,27 +100,44 @@ def check(puzzle: Numberlink, *, backend: str | None = None,
     race = fallback and large and can_race()
 
     def default_engine() -> _Answer:
+        take_one_core()  # when racing: CP-SAT's threads keep to the others
         spent: dict[str, float] = {}
         share = DEFAULT_SHARE if fallback and not race else 1.0
         rest = deadline.remaining()
         mine = Deadline(None if rest is None else rest * share)
-        if fallback and wide:  # two self-avoiding full covers, or a detour of the one
+        cover = None
+        if fallback and large:  # two self-avoiding full covers, or a detour of the one
             found = _full_covers(KIND.backend(NEAR, no_self_touch=True), puzzle,
                                  QUICK_SECONDS, mine, spent)
-            settled = _settled(found, puzzle, KIND.backend(name), mine, spent)
+            settled = _settled(found, puzzle, KIND.backend(name), mine, spent, lenient=wide)
             if settled is not None:
                 return settled, spent, name
-        return _decide(KIND, puzzle, name, mine, spent), spent, name
+            cover = found.solutions[0] if found.solutions else None
+        # racing on the largest boards, the frontier stops at RACE_STATES and
+        # this core looks for a second full cover instead (CP-SAT's side cuts
+        # that look short there, for its proof)
+        bound = {"max_states": RACE_STATES} if race and wide else {}
+        try:
+            return _decide(KIND, puzzle, name, mine, spent, **bound), spent, name
+        except _Undecided:
+            if not (bound and cover):
+                raise
+        portfolio = KIND.backend(FALLBACK, block=True, workers=RACE_WORKERS, known=cover)
+        if len(_full_covers(portfolio, puzzle, None, mine, spent).solutions) < CAP:
+            raise _Undecided
+        return (CAP, CAP, None), spent, FALLBACK
 
     def second_look() -> _Answer:
         # By a portfolio of threads, solving and blocking; when racing, at a
-        # priority that gives all its threads about one core's share.
+        # priority that gives all its threads about one core's share, and on
+        # the cores the default engine leaves.
         step_aside(RACE_NICENESS)
         spent: dict[str, float] = {}
         known = {}
         if large:  # two full covers
             portfolio = KIND.backend(FALLBACK, block=True, workers=RACE_WORKERS)
-            found = _full_covers(portfolio, puzzle, PROBE_SECONDS, deadline, spent)
+            seconds = WIDE_PROBE_SECONDS if race and wide else PROBE_SECONDS
+            found = _full_covers(portfolio, puzzle, seconds, deadline, spent)
             if len(found.solutions) >= CAP:
                 return (CAP, CAP, None), spent, FALLBACK
             known = {"known": found.solutions[0]} if found.solutions else {}
@@ -156,26 +176,34 @@ def check(puzzle: Numberlink, *, backend: str | None = None,
                        effort)
 
 
-def _full_covers(engine: Backend, puzzle: Numberlink, seconds: float, deadline: Deadline,
-                 effort: dict[str, float]) -> UniqueResult:
-    """Up to two full covers by ``engine``, for at most ``seconds``."""
+def _full_covers(engine: Backend, puzzle: Numberlink, seconds: float | None,
+                 deadline: Deadline, effort: dict[str, float]) -> UniqueResult:
+    """Up to two full covers by ``engine``, for at most ``seconds`` (None: to
+    the deadline)."""
     found = engine.unique(puzzle.covering(), time_limit=deadline.remaining(seconds))
     add_effort(effort, found.effort)
     return found
 
 
 def _settled(found: UniqueResult, puzzle: Numberlink, counter: Backend, deadline: Deadline,
-             effort: dict[str, float]) -> tuple[int, int | None, None] | None:
+             effort: dict[str, float], *, lenient: bool) -> tuple[int, int | None, None] | None:
     """Not well-designed, when ``found`` holds two full covers or the first
-    has a detour; None otherwise.  The full-cover count behind a detour is
+    has a detour (a full cover, then if ``lenient`` a lenient one); None
+    otherwise.  The full-cover count behind a lenient detour is
     ``counter``'s, settled."""
     if len(found.solutions) >= CAP:
         return CAP, CAP, None
     if not found.solutions:
         return None
-    if not detour(puzzle, found.solutions[0], Deadline(deadline.remaining(DETOUR_SECONDS))):
+    cover = found.solutions[0]
+    full = puzzle.covering()
+    if detour(full, cover, Deadline(deadline.remaining(DETOUR_SECONDS)),
+              window_seconds=COVER_WINDOW_SECONDS):
+        return CAP, CAP, None
+    if not (lenient and detour(puzzle.lenient(), cover,
+                               Deadline(deadline.remaining(DETOUR_SECONDS)))):
         return None
-    return CAP, _count(counter, puzzle.covering(), deadline, effort, settled=True), None
+    return CAP, _count(counter, full, deadline, effort, settled=True), None
 
 
 def _count(by: Backend, rules: Numberlink, deadline: Deadline, effort: dict[str, float], *,

@@ -189,11 +189,16 @@ def run(
                         block[:, W] = 0
                         block[:, q] = v
                         block[mrows, mates] = base + q
-                        if end:
-                            fine = v != end
-                            emit(one[fine], np.compress(fine, block, axis=0), action)
-                        else:
+                        fine = v != end if end else None
+                        if no_touch and action == RIGHT:
+                            # (no touch) up, then right, under a step down: a U in a
+                            # 2 x 2 square, whose two top cells touch
+                            u_turn = has_u[one] & (states[one, c + 1] != 0)
+                            fine = ~u_turn if fine is None else fine & ~u_turn
+                        if fine is None:
                             emit(one, block, action)
+                        else:
+                            emit(one[fine], np.compress(fine, block, axis=0), action)
                 both = np.flatnonzero(has_l & has_u)
                 for end in (right_end, down_end):
                     if end and len(both):
