@@ -95,6 +95,56 @@ def test_large_boards_look_for_two_full_covers_first(monkeypatch):
 ONE_COVER_AND_A_DETOUR = "...1.\n.1.2.\n2....\n"  # one full cover (self-avoiding), 9 lenient
 
 
+
+def two_covers_one_self_avoiding():
+    """A 4 x 4 board with two blocked corners: two full covers, one of them
+    self-avoiding, and 10 lenient solutions."""
+    return seed_board(4, 4, seed=32)[0]
+
+
+def test_large_boards_look_for_a_second_full_cover_near_the_self_avoiding_one(monkeypatch):
+    from search.numberlink import check as module
+    from search.numberlink.check import _Undecided
+
+    def gives_up(*args, **kwargs):
+        raise _Undecided
+
+    monkeypatch.setattr(module, "PROBE_CELLS", 4)  # large, not among the largest
+    monkeypatch.setattr(module, "_decide", _undecided_for("frontier cpsat", module._decide))
+    monkeypatch.setattr(CpSatBackend, "unique", gives_up)
+    report = check(two_covers_one_self_avoiding(), time_limit=30)
+    assert report.verdict == ("NOT WELL-DESIGNED: several lenient solutions; several "
+                              "full-cover solutions")
+    assert report.details["backend"] == "frontier"
+
+
+def test_the_largest_boards_go_on_looking_for_full_covers_when_the_frontier_stops(
+        monkeypatch):
+    from search.numberlink import check as module
+    from search.numberlink.check import _Undecided
+
+    real = CpSatBackend.unique
+
+    def only_with_a_known_cover(self, puzzle, *, time_limit=None):
+        if self.known is None:  # CP-SAT's own side finds nothing
+            raise _Undecided
+        return real(self, puzzle, time_limit=time_limit)
+
+    monkeypatch.setattr(module, "PROBE_CELLS", 4)
+    monkeypatch.setattr(module, "DETOUR_CELLS", 4)
+    monkeypatch.setattr(module, "RACE_STATES", 1)  # the frontier stops at once
+    monkeypatch.setattr(module, "detour", lambda *args, **kwargs: None)
+    monkeypatch.setattr(module, "_decide", _undecided_for("cpsat", module._decide))
+    monkeypatch.setattr(CpSatBackend, "unique", only_with_a_known_cover)
+    report = check(two_covers_one_self_avoiding(), time_limit=30)
+    assert (report.ok, report.details["full_cover_solutions"]) == (False, 2)
+    assert report.details["backend"] == "frontier + cpsat"
+    if module.can_race():  # in order, the default engine's frontier is not bounded
+        monkeypatch.setattr(module, "RACE_STATES", 10**9)
+        assert check(two_covers_one_self_avoiding(), time_limit=30).details[
+            "backend"] == "frontier"
+
+
 def test_the_largest_boards_look_for_self_avoiding_full_covers_and_detours(monkeypatch):
     from search.numberlink import check as module
     from search.numberlink.check import _Undecided

@@ -125,6 +125,15 @@ def test_no_self_touch_keeps_every_self_avoiding_solution(puzzle):
         assert verify(puzzle, solution) == []
 
 
+def test_no_self_touch_drops_a_u_turn_under_a_step_down():
+    # Up, then right, under a plug down: the U's two top cells touch.  Without
+    # that rule the mode lets one self-touching solution of this board through.
+    puzzle = parse(".A.\n...\n..A\n").lenient()
+    avoiding = [s for s in numberlink_solutions(puzzle) if not touches_itself(puzzle, s)]
+    assert len(avoiding) == 4
+    assert FrontierBackend(no_self_touch=True).count(puzzle).count == 4
+
+
 @pytest.mark.parametrize("puzzle", [p.covering() for p in random_boards(11, 40)])
 def test_check_verdict_matches_the_oracle(puzzle):
     lenient = list(numberlink_solutions(puzzle.lenient()))

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from search.race import can_race, first_answer, step_aside
+from search.race import can_race, first_answer, step_aside, take_one_core
 
 needs_fork = pytest.mark.skipif(not can_race(), reason="no fork on this platform")
 
@@ -94,3 +94,24 @@ def test_racing_calls_are_stopped_at_the_time_limit():
     with pytest.raises(NoAnswer):
         first_answer([slow(60, 1), slow(60, 2)], gives_up=NoAnswer, time_limit=0.2)
     assert time.perf_counter() - start < 30
+
+
+def cores_after(pin):
+    def call():
+        pin()
+        return sorted(os.sched_getaffinity(0))
+    return call
+
+
+@needs_fork
+@pytest.mark.skipif(not hasattr(os, "sched_setaffinity") or len(os.sched_getaffinity(0)) < 2,
+                    reason="one CPU, or no pinning on this platform")
+def test_raced_calls_split_the_cpus_and_the_caller_keeps_them_all():
+    every = sorted(os.sched_getaffinity(0))
+    assert first_answer([cores_after(take_one_core), slow(60, None)],
+                        gives_up=NoAnswer) == every[:1]
+    assert first_answer([cores_after(lambda: step_aside(0)), slow(60, None)],
+                        gives_up=NoAnswer) == every[1:]
+    assert first_answer([cores_after(take_one_core)], gives_up=NoAnswer,
+                        at_once=False) == every  # in order: nothing is pinned
+    assert sorted(os.sched_getaffinity(0)) == every
