@@ -14,24 +14,31 @@ So a puzzle is well-designed iff it has exactly one lenient solution that
 never touches itself and that solution covers every cell.
 
 When no backend is named, a second look goes beside the default engine where
-that engine struggles.  On boards of 14 x 14 cells and more it first counts
-full covers up to 2 with CP-SAT's portfolio for at most 3 s: two full covers
-are two lenient solutions, so the puzzle is not well-designed.  That decides
-boards with many solutions (``jumbo_14x14_19``: 1,670 full covers), where the
-frontier's lenient states outgrow memory.  On boards of 17 x 17 cells and
-more the default engine's side first counts the self-avoiding full covers
-with the ``search`` backend, for at most 1 s (it finds and counts them at
-once: within 1.3 s on every Janko board, most within 0.1 s), and from the
-first, a ``detour`` looks for another lenient solution that re-routes it
-inside a small window.  Then each side takes the whole question; CP-SAT's
-portfolio counts the canonical lenient solutions (``cpmodels.numberlink``:
-the same lemma with more steps that shorten) up to 2 by solving and
-blocking, from the full cover it found, and proves some large boards
-well-designed (Janko 17 x 17 #111 and #103 in 3 to 4 s once its look for
-two full covers is over).  On the large boards the two sides race in
-processes of their own (``search.race``) and the first answer wins.
-Smaller boards, or a platform without ``fork``, run the default engine and
-then the second look in the time left.
+that engine struggles, on boards of 14 x 14 cells and more:
+
+- The default engine's side first finds the self-avoiding full covers with
+  the ``search`` backend (within 1.3 s on every Janko board, most within
+  0.1 s): two decide.  From the one, a ``detour`` looks for another full
+  cover that re-routes it inside a small window, then, on boards of 17 x 17
+  cells and more, for another lenient solution.
+- The second look first counts full covers up to 2 with CP-SAT's portfolio
+  for at most 3 s (1.5 s on the largest boards when racing): two full
+  covers are two lenient solutions.  That decides boards with many
+  solutions (``jumbo_14x14_19``: 1,670 full covers), where the frontier's
+  lenient states outgrow memory.
+- Then each side takes the whole question; CP-SAT's portfolio counts the
+  canonical lenient solutions (``cpmodels.numberlink``: the same lemma with
+  more steps that shorten) up to 2 by solving and blocking, from the full
+  cover it found, and proves some large boards well-designed (Janko 17 x 17
+  #111 and #103).
+
+On the large boards the two sides race in processes of their own
+(``search.race``), the default engine on one CPU and the portfolio on the
+others, and the first answer wins.  On the largest boards the frontier stops
+at RACE_STATES and its CPU then looks for a second full cover until the
+limit, while the portfolio's CPUs take the proof.  Smaller boards, or a
+platform without ``fork``, run the default engine and then the second look
+in the time left.
 """
 
 from __future__ import annotations
