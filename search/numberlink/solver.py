@@ -392,10 +392,7 @@ class Board:
                 if done[j] == want[j]:  # j is full: drop its other candidates
                     for e, k in enumerate(around[j]):
                         if want[k] and not (dead[j] | fixed[j]) >> e & 1:
-                            dead[j] |= 1 << e
-                            dead[k] |= 1 << (e ^ 2)
-                            left[j] -= 1
-                            left[k] -= 1
+                            self.drop_link(j, e, dead, left)
                             if left[k] <= want[k]:
                                 queue.append(k)
         if self.chains_fail(want, fixed, done):
@@ -440,14 +437,19 @@ class Board:
             j = around[i][d]
             if not want[j]:
                 continue
-            dead[i] |= 1 << d
-            dead[j] |= 1 << (d ^ 2)
-            left[i] -= 1
-            left[j] -= 1
+            self.drop_link(i, d, dead, left)
             if left[i] <= want[i]:
                 queue.append(i)
             if left[j] <= want[j]:
                 queue.append(j)
+
+    def drop_link(self, i: int, d: int, dead: list[int], left: list[int]) -> None:
+        """Rule out the candidate link from cell i in direction d, both ways."""
+        j = self.around[i][d]
+        dead[i] |= 1 << d
+        dead[j] |= 1 << (d ^ 2)
+        left[i] -= 1
+        left[j] -= 1
 
     def chains_fail(self, want: list[int], fixed: list[int], done: list[int]) -> bool:
         """Forced links that close a loop or join the heads of two pairs."""
