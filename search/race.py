@@ -27,19 +27,32 @@ def can_race() -> bool:
 _raced = False  # True in the process of a raced call
 
 
-def take_one_core() -> None:
-    """Keep a raced single-threaded call's process to the first CPU it may
-    use, which ``step_aside`` leaves to it (where the platform can pin
-    processes; in the caller's own process nothing changes)."""
-    cores = _cores()
-    if _raced and len(cores) > 1:
-        os.sched_setaffinity(0, cores[:1])
+def this_core() -> int | None:
+    """The CPU this process last ran on, to share out before a race (None
+    where the platform cannot pin processes, or with one CPU).  Checks run
+    side by side each start from their own CPU, so they share the CPUs out
+    differently."""
+    if len(_cores()) < 2:
+        return None
+    try:
+        with open("/proc/self/stat") as stat:  # field 39, after "pid (name)"
+            return int(stat.read().rsplit(")", 1)[1].split()[36])
+    except (OSError, ValueError, IndexError):
+        return None
 
 
-def step_aside(niceness: int) -> None:
+def take_one_core(core: int | None) -> None:
+    """Keep a raced single-threaded call's process to CPU ``core`` (from
+    ``this_core``), which ``step_aside`` leaves to it (None, or in the
+    caller's own process: nothing changes)."""
+    if _raced and core in _cores():
+        os.sched_setaffinity(0, {core})
+
+
+def step_aside(niceness: int, leave: int | None = None) -> None:
     """Lower the priority of a raced call's process from here on, and keep it
-    off the CPU that ``take_one_core`` takes (in the caller's own process,
-    when the calls run in order, nothing changes).  A call that starts many
+    off CPU ``leave``, which ``take_one_core`` takes (in the caller's own
+    process, when the calls run in order, nothing changes).  A call that starts many
     threads (CP-SAT's portfolio) would otherwise take most of the cores from a
     single-threaded rival; and a portfolio some of whose threads share a core
     with a busy process is slowed far more than its share of the CPU: CP-SAT
@@ -49,9 +62,9 @@ def step_aside(niceness: int) -> None:
     if not _raced:
         return
     os.nice(niceness)
-    cores = _cores()
-    if len(cores) > 1:
-        os.sched_setaffinity(0, cores[1:])
+    others = [core for core in _cores() if core != leave]
+    if leave is not None and others:
+        os.sched_setaffinity(0, others)
 
 
 def _cores() -> list[int]:

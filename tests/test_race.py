@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from search.race import can_race, first_answer, step_aside, take_one_core
+from search.race import can_race, first_answer, step_aside, take_one_core, this_core
 
 needs_fork = pytest.mark.skipif(not can_race(), reason="no fork on this platform")
 
@@ -108,10 +108,15 @@ def cores_after(pin):
                     reason="one CPU, or no pinning on this platform")
 def test_raced_calls_split_the_cpus_and_the_caller_keeps_them_all():
     every = sorted(os.sched_getaffinity(0))
-    assert first_answer([cores_after(take_one_core), slow(60, None)],
-                        gives_up=NoAnswer) == every[:1]
-    assert first_answer([cores_after(lambda: step_aside(0)), slow(60, None)],
-                        gives_up=NoAnswer) == every[1:]
-    assert first_answer([cores_after(take_one_core)], gives_up=NoAnswer,
+    core = this_core()
+    assert core in every
+    assert first_answer([cores_after(lambda: take_one_core(core)), slow(60, None)],
+                        gives_up=NoAnswer) == [core]
+    assert first_answer([cores_after(lambda: step_aside(0, leave=core)), slow(60, None)],
+                        gives_up=NoAnswer) == [c for c in every if c != core]
+    assert first_answer([cores_after(lambda: take_one_core(core))], gives_up=NoAnswer,
                         at_once=False) == every  # in order: nothing is pinned
     assert sorted(os.sched_getaffinity(0)) == every
+    # without a core to share out, nothing is pinned either
+    assert first_answer([cores_after(lambda: take_one_core(None)), slow(60, None)],
+                        gives_up=NoAnswer) == every

@@ -58,7 +58,7 @@ from search.core import (
 from search.numberlink.detour import detour
 from search.numberlink.model import Numberlink, Solution
 from search.numberlink.verify import covers, touches_itself
-from search.race import can_race, first_answer, step_aside, take_one_core
+from search.race import can_race, first_answer, step_aside, take_one_core, this_core
 
 CAP = 2  # counts are capped: 2 means "two or more"
 FALLBACK = "cpsat"  # for boards where the default engine struggles
@@ -66,15 +66,16 @@ NEAR = "search"  # finds the self-avoiding full covers of the largest boards at 
 DEFAULT_SHARE = 0.75  # of the time limit, for the default engine before the fallback
 PROBE_CELLS = 196  # boards this large get a short look for two full covers by CP-SAT...
 PROBE_SECONDS = 3.0  # ... for at most this long
-WIDE_PROBE_SECONDS = 1.5  # on boards of DETOUR_CELLS when racing (the default engine goes on)
-DETOUR_CELLS = 289  # boards this large also get one for self-avoiding ones by NEAR...
-QUICK_SECONDS = 1.0  # ... for at most this long, and detours from the first full cover
-DETOUR_SECONDS = 3.0  # at most, for the look for a second solution near the first
+QUICK_SECONDS = 1.0  # ... and by NEAR (self-avoiding ones) this long; detours start from one
+DETOUR_CELLS = 289  # boards this large also get lenient detours, and racing, the split:
+WIDE_PROBE_SECONDS = 1.5  # CP-SAT's look for two full covers lasts this long...
+RACE_STATES = 1_500_000  # ... the frontier stops at this many states in a level, and its
+# core goes on with that look until the limit
+DETOUR_SECONDS = 3.0  # at most, for each look for a second solution near the first
 COVER_WINDOW_SECONDS = 1.0  # at most, for one window's full covers (#175: 12 rows, 0.99 s)
 SETTLED_SECONDS = 1.0  # under a time limit, for the full-cover count once the verdict is settled
 RACE_WORKERS = 8  # CP-SAT's portfolio for the second look, whose threads
 RACE_NICENESS = 10  # together weigh about one process at nice 0 when racing
-RACE_STATES = 1_500_000  # frontier states per level, racing on boards of DETOUR_CELLS
 
 REASONS = {
     "unsat": "no solution",
@@ -105,9 +106,10 @@ def check(puzzle: Numberlink, *, backend: str | None = None,
     large = len(puzzle.open_cells) >= PROBE_CELLS
     wide = len(puzzle.open_cells) >= DETOUR_CELLS
     race = fallback and large and can_race()
+    core = this_core() if race else None  # the default engine's; CP-SAT takes the others
 
     def default_engine() -> _Answer:
-        take_one_core()  # when racing: CP-SAT's threads keep to the others
+        take_one_core(core)
         spent: dict[str, float] = {}
         share = DEFAULT_SHARE if fallback and not race else 1.0
         rest = deadline.remaining()
@@ -123,11 +125,12 @@ def check(puzzle: Numberlink, *, backend: str | None = None,
         # racing on the largest boards, the frontier stops at RACE_STATES and
         # this core looks for a second full cover instead (CP-SAT's side cuts
         # that look short there, for its proof)
-        bound = {"max_states": RACE_STATES} if race and wide else {}
+        split = race and wide
         try:
-            return _decide(KIND, puzzle, name, mine, spent, **bound), spent, name
+            return _decide(KIND, puzzle, name, mine, spent,
+                           **({"max_states": RACE_STATES} if split else {})), spent, name
         except _Undecided:
-            if not (bound and cover):
+            if not (split and cover):
                 raise
         portfolio = KIND.backend(FALLBACK, block=True, workers=RACE_WORKERS, known=cover)
         if len(_full_covers(portfolio, puzzle, None, mine, spent).solutions) < CAP:
@@ -138,12 +141,12 @@ def check(puzzle: Numberlink, *, backend: str | None = None,
         # By a portfolio of threads, solving and blocking; when racing, at a
         # priority that gives all its threads about one core's share, and on
         # the cores the default engine leaves.
-        step_aside(RACE_NICENESS)
+        step_aside(RACE_NICENESS, leave=core)
         spent: dict[str, float] = {}
         known = {}
         if large:  # two full covers
             portfolio = KIND.backend(FALLBACK, block=True, workers=RACE_WORKERS)
-            seconds = WIDE_PROBE_SECONDS if race and wide else PROBE_SECONDS
+            seconds = WIDE_PROBE_SECONDS if race and wide else PROBE_SECONDS  # see split
             found = _full_covers(portfolio, puzzle, seconds, deadline, spent)
             if len(found.solutions) >= CAP:
                 return (CAP, CAP, None), spent, FALLBACK
