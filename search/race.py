@@ -67,6 +67,12 @@ def step_aside(niceness: int, leave: int | None = None) -> None:
         os.sched_setaffinity(0, others)
 
 
+def cores_here() -> int:
+    """How many CPUs this process may use (after ``take_one_core`` or
+    ``step_aside``, in a raced call)."""
+    return len(_cores()) or os.cpu_count() or 1
+
+
 def _cores() -> list[int]:
     """The CPUs this process may use, in order; none where it cannot pin."""
     if not hasattr(os, "sched_setaffinity"):

@@ -58,7 +58,14 @@ from search.core import (
 from search.numberlink.detour import detour
 from search.numberlink.model import Numberlink, Solution
 from search.numberlink.verify import covers, touches_itself
-from search.race import can_race, first_answer, step_aside, take_one_core, this_core
+from search.race import (
+    can_race,
+    cores_here,
+    first_answer,
+    step_aside,
+    take_one_core,
+    this_core,
+)
 
 CAP = 2  # counts are capped: 2 means "two or more"
 FALLBACK = "cpsat"  # for boards where the default engine struggles
@@ -70,12 +77,13 @@ QUICK_SECONDS = 1.0  # ... and by NEAR (self-avoiding ones) this long; detours s
 DETOUR_CELLS = 289  # boards this large also get lenient detours, and racing, the split:
 WIDE_PROBE_SECONDS = 1.5  # CP-SAT's look for two full covers lasts this long...
 RACE_STATES = 1_500_000  # ... the frontier stops at this many states in a level, and its
-# core goes on with that look until the limit
+SPLIT_WORKERS = 3  # core goes on with that look until the limit, by a smaller portfolio
 DETOUR_SECONDS = 3.0  # at most, for each look for a second solution near the first
-COVER_WINDOW_SECONDS = 1.0  # at most, for one window's full covers (#175: 12 rows, 0.99 s)
+COVER_STATES = 600_000  # at most, in a level of one window's full covers (#175: 467 k)
 SETTLED_SECONDS = 1.0  # under a time limit, for the full-cover count once the verdict is settled
 RACE_WORKERS = 8  # CP-SAT's portfolio for the second look, whose threads
 RACE_NICENESS = 10  # together weigh about one process at nice 0 when racing
+PROOF_WORKERS_PER_CORE = 4  # for the whole question (on one core: #103 in 3.8 s, 5.9 s by 8)
 
 REASONS = {
     "unsat": "no solution",
@@ -132,7 +140,7 @@ def check(puzzle: Numberlink, *, backend: str | None = None,
         except _Undecided:
             if not (split and cover):
                 raise
-        portfolio = KIND.backend(FALLBACK, block=True, workers=RACE_WORKERS, known=cover)
+        portfolio = KIND.backend(FALLBACK, block=True, workers=SPLIT_WORKERS, known=cover)
         if len(_full_covers(portfolio, puzzle, None, mine, spent).solutions) < CAP:
             raise _Undecided
         return (CAP, CAP, None), spent, FALLBACK
@@ -153,8 +161,9 @@ def check(puzzle: Numberlink, *, backend: str | None = None,
             known = {"known": found.solutions[0]} if found.solutions else {}
         # the whole question, under the shortcut lemma, blocking the full cover
         # found (if any) instead of looking for a first solution again
+        workers = min(RACE_WORKERS, PROOF_WORKERS_PER_CORE * cores_here())
         answer = _decide(KIND, puzzle, FALLBACK, deadline, spent, block=True,
-                         workers=RACE_WORKERS, **known)
+                         workers=workers, **known)
         return answer, spent, FALLBACK
 
     calls = [default_engine, second_look] if fallback else [default_engine]
@@ -208,7 +217,7 @@ def _settled(found: UniqueResult, puzzle: Numberlink, counter: Backend, deadline
     cover = found.solutions[0]
     full = puzzle.covering()
     if detour(full, cover, Deadline(deadline.remaining(DETOUR_SECONDS)),
-              window_seconds=COVER_WINDOW_SECONDS):
+              window_states=COVER_STATES):
         return CAP, CAP, None
     if not (lenient and detour(puzzle.lenient(), cover,
                                Deadline(deadline.remaining(DETOUR_SECONDS)))):

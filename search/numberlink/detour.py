@@ -33,7 +33,9 @@ from search.numberlink.model import Numberlink, Pair, Solution
 WINDOWS = (("square", 4), ("square", 6), ("rows", 4), ("columns", 4), ("rows", 6),
            ("columns", 6), ("square", 8), ("rows", 8), ("columns", 8), ("square", 10),
            ("rows", 10), ("columns", 10), ("square", 12), ("rows", 12), ("columns", 12))
-WINDOW_SECONDS = 0.3  # at most, for one window's puzzle (most take milliseconds)
+WINDOW_STATES = 150_000  # at most, in a level of one window's frontier (most need
+# hundreds; a bound in work, not time, so that the outcome does not hang on the load)
+WINDOW_SECONDS = 2.0  # and at most this long for one window, in any case
 
 Window = tuple[range, range]  # its rows and its columns
 Stretch = tuple[int, int, int]  # path, index of its first cell in the window, of its last
@@ -109,20 +111,21 @@ def put_back(solution: Solution, window: Window, kept: list[Stretch],
 
 def detour(puzzle: Numberlink, solution: Solution, deadline: Deadline,
            engine: Backend | None = None, *,
-           window_seconds: float = WINDOW_SECONDS) -> Solution | None:
+           window_states: int = WINDOW_STATES) -> Solution | None:
     """Another solution under the puzzle's rule (which ``solution`` obeys)
     that differs from ``solution`` inside one window, or None when no window
-    of WINDOWS has one (or time runs out)."""
+    of WINDOWS has one (or time runs out).  The default engine, the
+    frontier, gives up a window past ``window_states`` states in a level."""
     if engine is None:
         from search.numberlink.frontier import FrontierBackend
-        engine = FrontierBackend()
+        engine = FrontierBackend(max_states=window_states)
     for window in windows(puzzle.height, puzzle.width):
         small, kept = restrict(puzzle, solution, window)
         if not kept:
             continue
         if deadline.expired():
             return None
-        found = engine.unique(small, time_limit=deadline.remaining(window_seconds))
+        found = engine.unique(small, time_limit=deadline.remaining(WINDOW_SECONDS))
         if found.status is Status.MULTIPLE:  # two solutions: one of them differs from S
             for other in found.solutions:
                 whole = put_back(solution, window, kept, other)
