@@ -97,3 +97,13 @@ def test_a_unique_solution_has_no_detour():
 def test_a_deadline_stops_the_sweep():
     puzzle, solution = seed_board(8, 8, seed=1)
     assert detour(puzzle.lenient(), solution, Deadline(0)) is None
+
+
+def test_a_window_past_its_state_bound_is_given_up():
+    for seed in range(8):
+        puzzle, solution = seed_board(8, 8, seed=seed)
+        if detour(puzzle.lenient(), solution, Deadline(30)) is not None:
+            break
+    else:
+        pytest.fail("no seeded board with a detour")
+    assert detour(puzzle.lenient(), solution, Deadline(30), window_states=1) is None

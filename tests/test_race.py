@@ -7,7 +7,14 @@ import time
 
 import pytest
 
-from search.race import can_race, first_answer, step_aside, take_one_core, this_core
+from search.race import (
+    can_race,
+    cores_here,
+    first_answer,
+    step_aside,
+    take_one_core,
+    this_core,
+)
 
 needs_fork = pytest.mark.skipif(not can_race(), reason="no fork on this platform")
 
@@ -117,6 +124,9 @@ def test_raced_calls_split_the_cpus_and_the_caller_keeps_them_all():
     assert first_answer([cores_after(lambda: take_one_core(core))], gives_up=NoAnswer,
                         at_once=False) == every  # in order: nothing is pinned
     assert sorted(os.sched_getaffinity(0)) == every
+    assert first_answer([lambda: (take_one_core(core), cores_here())[1], slow(60, None)],
+                        gives_up=NoAnswer) == 1
+    assert cores_here() == len(every)
     # without a core to share out, nothing is pinned either
     assert first_answer([cores_after(lambda: take_one_core(None)), slow(60, None)],
                         gives_up=NoAnswer) == every
