@@ -139,7 +139,7 @@ def test_the_largest_boards_go_on_looking_for_full_covers_when_the_frontier_stop
     report = check(two_covers_one_self_avoiding(), time_limit=30)
     assert (report.ok, report.details["full_cover_solutions"]) == (False, 2)
     assert report.details["backend"] == "frontier + cpsat"
-    if module.can_race():  # in order, the default engine's frontier is not bounded
+    if module.race.can_race():  # in order, the default engine's frontier is not bounded
         monkeypatch.setattr(module, "RACE_STATES", 10**9)
         assert check(two_covers_one_self_avoiding(), time_limit=30).details[
             "backend"] == "frontier"

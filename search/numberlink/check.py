@@ -46,6 +46,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from search import race
 from search.core import (
     Backend,
     CheckReport,
@@ -58,14 +59,6 @@ from search.core import (
 from search.numberlink.detour import detour
 from search.numberlink.model import Numberlink, Solution
 from search.numberlink.verify import covers, touches_itself
-from search.race import (
-    can_race,
-    cores_here,
-    first_answer,
-    step_aside,
-    take_one_core,
-    this_core,
-)
 
 CAP = 2  # counts are capped: 2 means "two or more"
 FALLBACK = "cpsat"  # for boards where the default engine struggles
@@ -113,13 +106,13 @@ def check(puzzle: Numberlink, *, backend: str | None = None,
 
     large = len(puzzle.open_cells) >= PROBE_CELLS
     wide = len(puzzle.open_cells) >= DETOUR_CELLS
-    race = fallback and large and can_race()
-    core = this_core() if race else None  # the default engine's; CP-SAT takes the others
+    racing = fallback and large and race.can_race()
+    core = race.this_core() if racing else None  # the default engine's; CP-SAT takes the others
 
     def default_engine() -> _Answer:
-        take_one_core(core)
+        race.take_one_core(core)
         spent: dict[str, float] = {}
-        share = DEFAULT_SHARE if fallback and not race else 1.0
+        share = DEFAULT_SHARE if fallback and not racing else 1.0
         rest = deadline.remaining()
         mine = Deadline(None if rest is None else rest * share)
         cover = None
@@ -133,7 +126,7 @@ def check(puzzle: Numberlink, *, backend: str | None = None,
         # racing on the largest boards, the frontier stops at RACE_STATES and
         # this core looks for a second full cover instead (CP-SAT's side cuts
         # that look short there, for its proof)
-        split = race and wide
+        split = racing and wide
         try:
             return _decide(KIND, puzzle, name, mine, spent,
                            **({"max_states": RACE_STATES} if split else {})), spent, name
@@ -149,27 +142,27 @@ def check(puzzle: Numberlink, *, backend: str | None = None,
         # By a portfolio of threads, solving and blocking; when racing, at a
         # priority that gives all its threads about one core's share, and on
         # the cores the default engine leaves.
-        step_aside(RACE_NICENESS, leave=core)
+        race.step_aside(RACE_NICENESS, leave=core)
         spent: dict[str, float] = {}
         known = {}
         if large:  # two full covers
             portfolio = KIND.backend(FALLBACK, block=True, workers=RACE_WORKERS)
-            seconds = WIDE_PROBE_SECONDS if race and wide else PROBE_SECONDS  # see split
+            seconds = WIDE_PROBE_SECONDS if racing and wide else PROBE_SECONDS  # see split
             found = _full_covers(portfolio, puzzle, seconds, deadline, spent)
             if len(found.solutions) >= CAP:
                 return (CAP, CAP, None), spent, FALLBACK
             known = {"known": found.solutions[0]} if found.solutions else {}
         # the whole question, under the shortcut lemma, blocking the full cover
         # found (if any) instead of looking for a first solution again
-        workers = min(RACE_WORKERS, PROOF_WORKERS_PER_CORE * cores_here())
+        workers = min(RACE_WORKERS, PROOF_WORKERS_PER_CORE * race.cores_here())
         answer = _decide(KIND, puzzle, FALLBACK, deadline, spent, block=True,
                          workers=workers, **known)
         return answer, spent, FALLBACK
 
     calls = [default_engine, second_look] if fallback else [default_engine]
     try:
-        (n_lenient, n_full, solution), spent, winner = first_answer(
-            calls, gives_up=_Undecided, at_once=race, time_limit=deadline.remaining())
+        (n_lenient, n_full, solution), spent, winner = race.first_answer(
+            calls, gives_up=_Undecided, at_once=racing, time_limit=deadline.remaining())
         add_effort(effort, spent)
         if winner != name:
             name = f"{name} + {FALLBACK}"
