@@ -13,6 +13,7 @@ from search.core import Status
 from search.numberlink.check import check
 from search.numberlink.generate import parse_size, seed_board, well_designed
 from search.numberlink.io import format_puzzle, format_solution, parse, parse_many
+from search.numberlink.model import Solution
 from search.numberlink.verify import touches_itself, verify
 
 BACKENDS = ["search", "cpsat"]
@@ -298,3 +299,24 @@ def test_bad_file_exits_2(tmp_path, capsys):
     path.write_text("| 1 || || 2 |\n| || 1 || |\n")
     assert main(["solve", str(path)]) == 2
     assert "label 2 occurs once" in capsys.readouterr().err
+
+
+def test_a_full_cover_found_already_is_not_looked_for_again(monkeypatch):
+    from search.core import Deadline
+    from search.numberlink import KIND
+    from search.numberlink.check import _decide
+    from search.numberlink.frontier import FrontierBackend
+
+    def no_solving(*args, **kwargs):
+        raise AssertionError("the cover was looked for again")
+
+    seed = parse(SEED.read_text())
+    cover = FrontierBackend().solve(seed.covering()).solution
+    monkeypatch.setattr(FrontierBackend, "solve", no_solving)
+    assert _decide(KIND, seed, "frontier", Deadline(30), {}, cover=cover) == (1, 1, cover)
+    # a full cover that touches itself: it and its shortcut are two lenient solutions
+    board = parse(".2..\n.1.1\n...2\n")
+    touching = Solution((((1, 1), (1, 2), (0, 2), (0, 3), (1, 3)),
+                         ((0, 1), (0, 0), (1, 0), (2, 0), (2, 1), (2, 2), (2, 3))))
+    assert verify(board.covering(), touching) == [] and touches_itself(board, touching)
+    assert _decide(KIND, board, "frontier", Deadline(30), {}, cover=touching)[0] == 2

@@ -88,6 +88,7 @@ REASONS = {
 
 # (lenient count, full-cover count, the solution if unique), effort, engine
 _Answer = tuple[tuple[int, int | None, Solution | None], dict[str, float], str]
+TWO_COVERS = (CAP, CAP, None)  # two full covers are two lenient solutions too
 
 
 class _Undecided(Exception):
@@ -108,6 +109,10 @@ def check(puzzle: Numberlink, *, backend: str | None = None,
     wide = len(puzzle.open_cells) >= DETOUR_CELLS
     racing = fallback and large and race.can_race()
     core = race.this_core() if racing else None  # the default engine's; CP-SAT takes the others
+    # racing on the largest boards, the frontier stops at RACE_STATES and its
+    # core goes on looking for a second full cover; CP-SAT's side cuts that
+    # look short there, for its proof
+    split = racing and wide
 
     def default_engine() -> _Answer:
         race.take_one_core(core)
@@ -123,12 +128,8 @@ def check(puzzle: Numberlink, *, backend: str | None = None,
             if settled is not None:
                 return settled, spent, name
             cover = found.solutions[0] if found.solutions else None
-        # racing on the largest boards, the frontier stops at RACE_STATES and
-        # this core looks for a second full cover instead (CP-SAT's side cuts
-        # that look short there, for its proof)
-        split = racing and wide
         try:
-            return _decide(KIND, puzzle, name, mine, spent,
+            return _decide(KIND, puzzle, name, mine, spent, cover=cover,
                            **({"max_states": RACE_STATES} if split else {})), spent, name
         except _Undecided:
             if not (split and cover):
@@ -136,7 +137,7 @@ def check(puzzle: Numberlink, *, backend: str | None = None,
         portfolio = KIND.backend(FALLBACK, block=True, workers=SPLIT_WORKERS, known=cover)
         if len(_full_covers(portfolio, puzzle, None, mine, spent).solutions) < CAP:
             raise _Undecided
-        return (CAP, CAP, None), spent, FALLBACK
+        return TWO_COVERS, spent, FALLBACK
 
     def second_look() -> _Answer:
         # By a portfolio of threads, solving and blocking; when racing, at a
@@ -144,19 +145,19 @@ def check(puzzle: Numberlink, *, backend: str | None = None,
         # the cores the default engine leaves.
         race.step_aside(RACE_NICENESS, leave=core)
         spent: dict[str, float] = {}
-        known = {}
+        cover = None
         if large:  # two full covers
             portfolio = KIND.backend(FALLBACK, block=True, workers=RACE_WORKERS)
-            seconds = WIDE_PROBE_SECONDS if racing and wide else PROBE_SECONDS  # see split
+            seconds = WIDE_PROBE_SECONDS if split else PROBE_SECONDS
             found = _full_covers(portfolio, puzzle, seconds, deadline, spent)
             if len(found.solutions) >= CAP:
-                return (CAP, CAP, None), spent, FALLBACK
-            known = {"known": found.solutions[0]} if found.solutions else {}
-        # the whole question, under the shortcut lemma, blocking the full cover
+                return TWO_COVERS, spent, FALLBACK
+            cover = found.solutions[0] if found.solutions else None
+        # the whole question, under the shortcut lemma, from the full cover
         # found (if any) instead of looking for a first solution again
         workers = min(RACE_WORKERS, PROOF_WORKERS_PER_CORE * race.cores_here())
-        answer = _decide(KIND, puzzle, FALLBACK, deadline, spent, block=True,
-                         workers=workers, **known)
+        answer = _decide(KIND, puzzle, FALLBACK, deadline, spent, cover=cover, block=True,
+                         workers=workers)
         return answer, spent, FALLBACK
 
     calls = [default_engine, second_look] if fallback else [default_engine]
@@ -204,14 +205,14 @@ def _settled(found: UniqueResult, puzzle: Numberlink, counter: Backend, deadline
     otherwise.  The full-cover count behind a lenient detour is
     ``counter``'s, settled."""
     if len(found.solutions) >= CAP:
-        return CAP, CAP, None
+        return TWO_COVERS
     if not found.solutions:
         return None
     cover = found.solutions[0]
     full = puzzle.covering()
     if detour(full, cover, Deadline(deadline.remaining(DETOUR_SECONDS)),
               window_states=COVER_STATES):
-        return CAP, CAP, None
+        return TWO_COVERS
     if not (lenient and detour(puzzle.lenient(), cover,
                                Deadline(deadline.remaining(DETOUR_SECONDS)))):
         return None
@@ -236,11 +237,16 @@ def _count(by: Backend, rules: Numberlink, deadline: Deadline, effort: dict[str,
 
 
 def _decide(kind_, puzzle: Numberlink, name: str, deadline: Deadline,
-            effort: dict[str, float], **options: Any) -> tuple[int, int | None, Solution | None]:
+            effort: dict[str, float], *, cover: Solution | None = None,
+            **options: Any) -> tuple[int, int | None, Solution | None]:
     """(lenient count, full-cover count, the solution if unique) by backend
     ``name`` with ``options``; _Undecided when a limit stops it before the
     verdict is settled.  Two lenient solutions settle it: a limit then leaves
-    the full-cover count None (not counted)."""
+    the full-cover count None (not counted).  ``cover``: a full cover found
+    already, which backends that solve and block forbid first (``known``)
+    and which is not looked for again."""
+    if cover is not None:
+        options = {**options, "known": cover}
 
     def count(rules: Numberlink, by: Backend | None = None, *,
               settled: bool = False) -> int | None:
@@ -261,13 +267,15 @@ def _decide(kind_, puzzle: Numberlink, name: str, deadline: Deadline,
         if self_avoiding == CAP:
             n_lenient = CAP
         else:  # one: a self-avoiding full cover would be it
-            cover = engine.solve(full, time_limit=deadline.remaining())
-            add_effort(effort, cover.effort)
-            if cover.status is Status.LIMIT:
-                raise _Undecided
-            if cover.solution is not None:
-                if not touches_itself(puzzle, cover.solution):
-                    return 1, 1, cover.solution
+            if cover is None:
+                found = engine.solve(full, time_limit=deadline.remaining())
+                add_effort(effort, found.effort)
+                if found.status is Status.LIMIT:
+                    raise _Undecided
+                cover = found.solution
+            if cover is not None:
+                if not touches_itself(puzzle, cover):
+                    return 1, 1, cover
                 n_lenient = CAP  # it and its shortcut (the restriction may let one through)
     if n_lenient is None:
         n_lenient = count(lenient)
