@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
 from cpmodels.common import effort, enumerate_solutions, make_solver, status_of
-from search.core import Backend, SolveResult, Status
+from search.core import SolveResult, Status
+from search.futoshiki.backend import FutoshikiBackend
 from search.futoshiki.model import Futoshiki, Solution
 from search.futoshiki.verify import classify
 
@@ -30,8 +32,13 @@ def build(puzzle: Futoshiki) -> tuple[cp_model.CpModel, list[list[cp_model.IntVa
     return model, x
 
 
-class CpSatBackend(Backend[Futoshiki, Solution]):
+class CpSatBackend(FutoshikiBackend):
     """``cpsat``: OR-Tools CP-SAT; ``workers`` (default 1) for solve and unique."""
+
+    @dataclass(frozen=True)
+    class Options:
+        workers: int = 1  # CP-SAT search workers for solve and unique
+        seed: int | None = None
 
     name = "cpsat"
 
@@ -40,8 +47,8 @@ class CpSatBackend(Backend[Futoshiki, Solution]):
         if not classify(puzzle).valid:
             return SolveResult(Status.UNSAT, None, time.perf_counter() - start)
         model, x = build(puzzle)
-        solver = make_solver(time_limit=time_limit, workers=self.options.get("workers", 1),
-                             seed=self.options.get("seed"))
+        solver = make_solver(time_limit=time_limit, workers=self.opts.workers,
+                             seed=self.opts.seed)
         status = Status(status_of(solver.solve(model)))
         self.effort = effort(solver)
         solution = None

@@ -41,7 +41,8 @@ from typing import Any
 from ortools.sat.python import cp_model
 
 from cpmodels.common import effort, make_solver
-from search.core import Backend, Deadline, SolveResult, Status, Unsupported
+from search.core import Deadline, SolveResult, Status, Unsupported
+from search.lianliankan.backend import LianliankanBackend
 from search.lianliankan.model import Board, Cell, Move, Solution
 
 
@@ -258,7 +259,7 @@ class _Model:
 # ---------------------------------------------------------------- the backend
 
 
-class CpSatBackend(Backend[Board, Solution]):
+class CpSatBackend(LianliankanBackend):
     """Finds a clearing sequence with CP-SAT, or proves that none exists.
 
     Options: ``workers`` (CP-SAT search workers, default 1), ``seed``, and
@@ -268,8 +269,14 @@ class CpSatBackend(Backend[Board, Solution]):
     removals, so counting them or asking for a unique one says little.
     """
 
+    @dataclass(frozen=True)
+    class Options:
+        workers: int = 1  # CP-SAT search workers
+        seed: int | None = None
+        presolve: bool = True  # play the safe moves first, model only the rest
+
     name = "cpsat"
-    tasks = frozenset({"solve"})
+    rules = frozenset({"border", "turns"})
 
     def solve(self, puzzle: Board, *, time_limit: float | None = None) -> SolveResult[Solution]:
         start = time.perf_counter()
@@ -281,7 +288,7 @@ class CpSatBackend(Backend[Board, Solution]):
             return SolveResult(Status.UNSAT, None, time.perf_counter() - start, {}, message)
         deadline = Deadline(time_limit)
         first: list[Move] = []
-        if self.options.get("presolve", True):
+        if self.opts.presolve:
             first, puzzle = safe_moves(puzzle, deadline=deadline)
         built = None if deadline.expired() else _Model(puzzle)
         left = deadline.remaining()
@@ -297,8 +304,8 @@ class CpSatBackend(Backend[Board, Solution]):
                                dict(self.effort), message)
         solver = make_solver(
             time_limit=left,
-            workers=int(self.options.get("workers", 1)),
-            seed=self.options.get("seed"),
+            workers=self.opts.workers,
+            seed=self.opts.seed,
         )
         # Probing in presolve costs more than it finds here: the reachability
         # argument already refutes most boards, and probing every draw literal

@@ -34,13 +34,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
 from cpmodels.common import effort, enumerate_solutions, make_solver
 from cpmodels.numberlink_route import route
 from search.core import (
-    Backend,
     CountResult,
     Deadline,
     SolveResult,
@@ -48,6 +48,7 @@ from search.core import (
     UniqueResult,
     add_effort,
 )
+from search.numberlink.backend import NumberlinkBackend
 from search.numberlink.model import Cell, Numberlink, Solution
 from search.numberlink.verify import covers, touches_itself, verify
 
@@ -202,27 +203,33 @@ def _late_corners(height: int, width: int) -> list[tuple[tuple[Cell, ...], Cell]
     return out
 
 
-class CpSatBackend(Backend):
+class CpSatBackend(NumberlinkBackend):
     """CP-SAT circuit model; options ``no_self_touch``, ``canonical``,
     ``workers``, ``seed``, ``block``."""
+
+    @dataclass(frozen=True)
+    class Options:
+        no_self_touch: bool = False
+        canonical: bool = False
+        # a solution that solving and blocking forbids first instead of
+        # searching for one, where it solves the puzzle asked (the check
+        # passes the full cover it has found: canonical and self-avoiding)
+        known: Solution | None = None
+        workers: int = 1
+        seed: int | None = None
+        # Counts up to 2 and ``unique`` by solving and blocking (``_first``)
+        # instead of enumerating: far faster on some boards, far slower on
+        # others (Flow Free jumbo_14x14_19: a second full-cover solution in
+        # 3 s by enumeration, none in 10 s this way).
+        block: bool = False
 
     name = "cpsat"
 
     def __init__(self, **options):
         super().__init__(**options)
-        self.no_self_touch = bool(options.get("no_self_touch", False))
-        self.canonical = bool(options.get("canonical", False))
-        # ``known``: a solution that solving and blocking forbids first instead
-        # of searching for one, where it solves the puzzle asked (the check
-        # passes the full cover it has found: canonical and self-avoiding)
-        self.known: Solution | None = options.get("known")
-        self.workers = int(options.get("workers", 1))
-        self.seed = options.get("seed")
-        # Counts up to 2 and ``unique`` by solving and blocking (``_first``)
-        # instead of enumerating: far faster on some boards, far slower on
-        # others (Flow Free jumbo_14x14_19: a second full-cover solution in
-        # 3 s by enumeration, none in 10 s this way).
-        self.block = bool(options.get("block", False))
+        o = self.opts
+        self.no_self_touch, self.canonical, self.known = o.no_self_touch, o.canonical, o.known
+        self.workers, self.seed, self.block = o.workers, o.seed, o.block
 
     def solutions(self, puzzle: Numberlink, *, time_limit: float | None = None
                   ) -> Iterator[Solution]:

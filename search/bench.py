@@ -33,6 +33,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from search.arguments import USAGE, YES, add_comparison_command, positive
 from search.core import GridcpError, Status
 from search.harness import load_instances, tasks_of, with_backends
 from search.manifest import listed_rules
@@ -308,7 +309,6 @@ def make_executor(jobs: int, dask: str | None) -> Iterator[cf.Executor]:
 
 
 def add_commands(commands: argparse._SubParsersAction) -> None:
-    from search.cli import add_comparison_command, positive
 
     sub = add_comparison_command(
         commands, "bench", "run a sweep of instances x backends x tasks, one process per run",
@@ -345,7 +345,6 @@ def _terminate_as_interrupt() -> Iterator[None]:
 
 
 def run_bench(args: argparse.Namespace) -> int:
-    from search.cli import USAGE, YES
     from search.harness import TASKS
 
     tasks = [t.strip() for t in args.tasks.split(",") if t.strip()]

@@ -17,6 +17,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from search.arguments import (
+    NO,
+    UNDECIDED,
+    USAGE,
+    YES,
+    add_common_arguments,
+    positive,
+    rule_variants,
+    worst,
+)
 from search.core import (
     CheckReport,
     CountResult,
@@ -24,9 +34,7 @@ from search.core import (
     InputError,
     SolveResult,
     Status,
-    UniqueResult,
 )
-from search.manifest import labelled, listed_rules, with_defaults
 from search.registry import (
     PUZZLES,
     PuzzleKind,
@@ -37,7 +45,6 @@ from search.registry import (
     load_puzzle,
 )
 
-YES, NO, USAGE, UNDECIDED = 0, 1, 2, 3
 # Commands defined elsewhere: "module:function(subparsers)" adding their parsers.
 PLUGINS = ("search.harness:add_commands", "search.bench:add_commands",
            "search.report:add_commands")
@@ -46,14 +53,6 @@ EXIT_OF_STATUS = {
     Status.UNSAT: NO, Status.MULTIPLE: NO, Status.INVALID: NO, Status.ERROR: NO,
     Status.LIMIT: UNDECIDED,
 }
-
-
-def worst(codes: list[int]) -> int:
-    """One exit code for many answers: bad input, then no, then undecided, then yes."""
-    for code in (USAGE, NO, UNDECIDED):
-        if code in codes:
-            return code
-    return YES
 
 
 # ---------------------------------------------------------------- one answer
@@ -139,33 +138,58 @@ def run_count(kind_: PuzzleKind, puzzle: Any, file: str, backend: str, args: Any
     fields: dict[str, Any] = {"count": result.count, "complete": result.complete}
     if result.message:
         fields["message"] = result.message
-    return Answer(file, kind_.name, "count", backend, result.status, result.wall,
-                  dict(result.effort), fields)
+    answer = Answer(file, kind_.name, "count", backend, result.status, result.wall,
+                    dict(result.effort), fields)
+    return with_evidence(kind_, puzzle, result.solutions, answer)
 
 
 def run_check(kind_: PuzzleKind, puzzle: Any, file: str, backend: str | None,
               args: Any) -> Answer:
-    if kind_.check is not None:
-        report: CheckReport = kind_.call("check", puzzle, backend=backend,
-                                         time_limit=args.time_limit)
-        answer = Answer(file, kind_.name, "check", backend or "default", report.status,
-                        report.wall, dict(report.effort),
-                        {"verdict": report.verdict, "ok": report.ok,
-                         "details": dict(report.details)})
-        if report.solution is not None:
-            _verified(kind_, puzzle, report.solution, answer)
-        return answer
-    name = backend or kind_.default_backend("unique")
-    result: UniqueResult = kind_.backend(name, **_backend_options(args)).unique(
-        puzzle, time_limit=args.time_limit)
-    answer = Answer(file, kind_.name, "check", name, result.status, result.wall,
-                    dict(result.effort), {"verdict": str(result.status)})
-    for solution in result.solutions:
+    """The verdict of the named backend, or of the puzzle's own check (several
+    engines) when none is named; its evidence verified before it is shown."""
+    if backend is None and kind_.check is not None:
+        report: CheckReport = kind_.call("check", puzzle, time_limit=args.time_limit)
+        name = "default"
+    else:
+        name = backend or kind_.default_backend("check")
+        engine = kind_.backend(name, **_backend_options(args))
+        report = engine.check(puzzle, time_limit=args.time_limit)
+    fields: dict[str, Any] = {"verdict": report.verdict, "ok": report.ok,
+                              "details": dict(report.details)}
+    if report.engine:
+        fields["engine"] = report.engine
+    answer = Answer(file, kind_.name, "check", name, report.status, report.wall,
+                    dict(report.effort), fields)
+    return with_evidence(kind_, report.rules or puzzle, report.solutions, answer)
+
+
+def with_evidence(kind_: PuzzleKind, puzzle: Any, solutions: tuple[Any, ...],
+                  answer: Answer) -> Answer:
+    """Attach the solutions behind an answer once the verifier has passed each
+    (ERROR if one fails, or if two are the same): one as ``solution``, two as
+    ``solutions`` with the cells where they part."""
+    if len(solutions) < 2:
+        return _verified(kind_, puzzle, solutions[0], answer) if solutions else answer
+    for solution in solutions:
         problems = kind_.call("verify", puzzle, solution)
         if problems:
             return _verified(kind_, puzzle, solution, answer)
-    if result.status is Status.UNIQUE:
-        _verified(kind_, puzzle, result.solutions[0], answer)
+    first, second = solutions[:2]
+    if kind_.call("key", puzzle, first) == kind_.call("key", puzzle, second):
+        answer.status = Status.ERROR
+        answer.fields["ok"] = False
+        answer.fields["reasons"] = ["the backend's two solutions are the same"]
+        return answer
+    answer.fields["solutions"] = [kind_.call("solution_json", puzzle, s) for s in (first, second)]
+    texts = [kind_.call("format_solution", puzzle, s).rstrip("\n") for s in (first, second)]
+    parts = [f"solution A:\n{texts[0]}", f"solution B:\n{texts[1]}"]
+    if kind_.differences is not None:
+        cells = kind_.call("differences", puzzle, first, second)
+        answer.fields["differences"] = [list(cell) for cell in cells]
+        shown = " ".join(f"({r},{c})" for r, c in cells[:24])
+        more = f" and {len(cells) - 24} more" if len(cells) > 24 else ""
+        parts.append(f"they differ at {len(cells)} cells (row,col): {shown}{more}")
+    answer.text = "\n".join(parts)
     return answer
 
 
@@ -179,36 +203,6 @@ def _backend_options(args: Any) -> dict[str, Any]:
         if getattr(args, name, None) is not None:
             options[name] = getattr(args, name)
     return options
-
-
-def apply_rule_options(kind_: PuzzleKind, puzzle: Any, args: Any, source: str) -> Any:
-    """Set the rule variants given on the command line; refuse ones the puzzle lacks."""
-    own = {option.dest for option in kind_.options}
-    chosen = {}
-    for option in _all_options():
-        value = getattr(args, option.dest, None)
-        if value in (None, False) or value == option.kwargs.get("default"):
-            continue
-        if option.dest not in own:
-            raise InputError(f"{option.flags[0]} does not apply to {kind_.name}", source)
-        chosen[option.dest] = value
-    if not kind_.options:
-        return puzzle
-    given = {option.dest: getattr(args, option.dest, None) for option in kind_.options}
-    given = {k: v for k, v in given.items() if v is not None}
-    return kind_.call("apply_options", puzzle, {**given, **chosen})
-
-
-def rule_variants(kind_: PuzzleKind, puzzle: Any, path: str, args: Any
-                  ) -> list[tuple[str, Any]]:
-    """(name, puzzle) under the rules of the flags, or with ``--manifest-rules``
-    under each rule set the manifest lists for the file: ``ring.llk [border]``."""
-    listed = listed_rules(Path(path), kind_) if args.manifest_rules else []
-    if not (listed and kind_.options):
-        return [(path, apply_rule_options(kind_, puzzle, args, path))]
-    return [(labelled(path, rules), kind_.call("apply_options", puzzle,
-                                               with_defaults(kind_, rules)))
-            for rules in listed]
 
 
 def run_files(args: Any) -> int:
@@ -249,9 +243,8 @@ def _invalid(kind_: PuzzleKind, puzzle: Any, file: str, reasons: list[str], args
 def _backends_for(kind_: PuzzleKind, args: Any) -> list[str | None]:
     method = getattr(args, "method", None)
     if args.backend == "all":
-        task = kind_.check_task if args.command == "check" else args.command
         return [name for name in kind_.backends
-                if task in (backend := load(kind_.backends[name])).tasks
+                if args.command in (backend := load(kind_.backends[name])).calls
                 and (method is None or method in backend.methods)]
     if args.backend is not None:
         if args.backend not in kind_.backends:
@@ -267,8 +260,8 @@ def _backends_for(kind_: PuzzleKind, args: Any) -> list[str | None]:
             if method in load(dotted).methods:
                 return [name]
         raise InputError(f"no {kind_.name} backend has a method {method!r}", args.files[0])
-    if args.command == "check":
-        return [None]
+    if args.command == "check" and kind_.check is not None:
+        return [None]  # the puzzle's own check, which takes several engines
     return [kind_.default_backend(args.command)]
 
 
@@ -301,14 +294,6 @@ def run_generate(args: Any) -> int:
 
 
 # ---------------------------------------------------------------- the parser
-
-
-def _all_options():
-    seen = {}
-    for kind_ in kinds():
-        for option in kind_.options:
-            seen.setdefault(option.dest, option)
-    return list(seen.values())
 
 
 def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
@@ -365,48 +350,6 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
             raise
         add_commands(commands)
     return parser
-
-
-def positive(kind: type) -> Callable[[str], Any]:
-    """An argparse type: a number above zero, or a usage error (exit 2)."""
-    def convert(text: str) -> Any:
-        try:
-            value = kind(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-        if not value > 0:
-            raise argparse.ArgumentTypeError(f"must be above 0, found {text}")
-        return value
-
-    convert.__name__ = kind.__name__  # argparse names the type in its messages
-    return convert
-
-
-def add_comparison_command(commands: argparse._SubParsersAction, name: str, text: str,
-                           epilog: str, nargs: str, run: Callable[[Any], int],
-                           time_limit: float) -> argparse.ArgumentParser:
-    """A command that runs several backends on files (crosscheck, bench)."""
-    sub = commands.add_parser(name, help=text, description=text, epilog=epilog)
-    sub.add_argument("files", nargs=nargs, metavar="FILE|DIR")
-    add_common_arguments(sub)
-    sub.set_defaults(time_limit=time_limit, run=run)
-    sub.add_argument("--backends", help="comma-separated backend names (default: all); "
-                     "NAME=package.module:Class adds an unregistered engine")
-    return sub
-
-
-def add_common_arguments(parser: argparse.ArgumentParser) -> None:
-    """Options shared by every command that runs backends on files."""
-    parser.add_argument("--puzzle", choices=PUZZLES, help="the puzzle kind (default: detected)")
-    parser.add_argument("--time-limit", type=positive(float), metavar="S",
-                        help="seconds per task")
-    parser.add_argument("--json", action="store_true", help="one JSON object per line")
-    parser.add_argument("--manifest-rules", action="store_true",
-                        help="run each file under every rule set its manifest.tsv lists "
-                             "(files not listed: the rule flags given)")
-    for option in _all_options():
-        parser.add_argument(*option.flags, dest=option.dest, help=option.help,
-                            **option.kwargs)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,16 +1,19 @@
 """The vocabulary every puzzle and backend shares: status words, results, limits,
 errors and the backend contract.
 
-A backend offers four calls (``solve``, ``solutions``, ``count``, ``unique``);
-the base class derives the last three from ``solutions`` so that a new engine
-only has to write what it does natively.
+A backend declares the calls it offers (``CALLS``: ``solve``, ``solutions``,
+``count``, ``unique``, ``check``), the rule variants it takes and a frozen
+dataclass of typed options; the base class derives ``solve``, ``count`` and
+``unique`` from ``solutions`` so that a new engine only has to write what it
+does natively, and a call a backend does not declare raises ``Unsupported``.
 """
 
 from __future__ import annotations
 
+import importlib
 import time
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -79,6 +82,11 @@ class Deadline:
         return left if at_most is None else min(at_most, left)
 
 
+def since(start: float) -> float:
+    """Seconds since ``start`` (a ``time.perf_counter()`` reading)."""
+    return time.perf_counter() - start
+
+
 def add_effort(total: dict[str, float], more: Mapping[str, float]) -> None:
     """Add the effort figures ``more`` into ``total`` (a backend that runs
     several searches reports their sum)."""
@@ -107,13 +115,18 @@ class SolveResult(Generic[S]):
 
 @dataclass(frozen=True)
 class CountResult:
-    """COUNTED (``count`` is exact) or LIMIT (``count`` is a lower bound)."""
+    """COUNTED (``count`` is exact) or LIMIT (``count`` is a lower bound).
+
+    A count found by enumeration keeps its first two solutions as evidence
+    (``solutions``); a count by other means (dynamic programming) has none.
+    """
 
     status: Status
     count: int
     wall: float = 0.0
     effort: Mapping[str, float] = field(default_factory=dict)
     message: str = ""
+    solutions: tuple[Any, ...] = ()
 
     @property
     def complete(self) -> bool:
@@ -131,53 +144,130 @@ class UniqueResult(Generic[S]):
     message: str = ""
 
 
+@dataclass(frozen=True, kw_only=True)
+class CheckReport:
+    """The answer of ``gridcp check``: is the puzzle well-designed?
+
+    ``ok`` is True (yes), False (no) or None (a limit stopped it undecided);
+    ``verdict`` is the one-line word for people (WELL-DESIGNED, UNIQUE, ...),
+    ``details`` the figures behind it (capped counts per rule set, ...).
+
+    ``solutions`` is the evidence, which the command line verifies before it
+    shows the verdict: two distinct solutions for a "no" by multiplicity, the
+    one solution for a "yes" (or for "the only solution leaves cells empty"),
+    none for a "no solution" or a limit.  They satisfy ``rules`` (the puzzle
+    under the rule set the verdict is about; None: the puzzle checked).
+    ``engine`` names what proved the verdict.
+    """
+
+    ok: bool | None
+    verdict: str
+    status: Status
+    details: Mapping[str, Any] = field(default_factory=dict)
+    solutions: tuple[Any, ...] = ()
+    engine: str = ""
+    rules: Any = None
+    wall: float = 0.0
+    effort: Mapping[str, float] = field(default_factory=dict)
+
+    @property
+    def solution(self) -> Any:
+        """The one solution behind a verdict that has one, else None."""
+        return self.solutions[0] if len(self.solutions) == 1 else None
+
+
 # ---------------------------------------------------------------- the contract
+
+CALLS = ("solve", "solutions", "count", "unique", "check")
+
+
+@dataclass(frozen=True)
+class NoOptions:
+    """The options of a backend that takes none."""
+
+
+def load(dotted: str) -> Any:
+    """``"package.module:attribute"`` -> the attribute, importing on first use."""
+    module, _, attribute = dotted.partition(":")
+    return getattr(importlib.import_module(module), attribute)
 
 
 class Backend(Generic[P, S]):
     """The contract of every backend.
 
+    A backend declares ``calls`` (a subset of ``CALLS``), ``rules`` (the
+    puzzle's rule-variant flags it takes, e.g. ``lenient``), ``methods``
+    (variants of its algorithm, ``--method``) and ``Options``, a frozen
+    dataclass of typed options with defaults: ``Backend(**options)`` builds
+    ``self.opts`` from them, and an unknown option is an error.
+
     Subclasses implement ``solutions`` (raising ``LimitReached`` when the
-    deadline passes) and override the other calls where they can do better.
-    ``effort`` collects counters (nodes, branches, ...) of the last call.
+    deadline passes) and override the other calls where they can do better;
+    each puzzle's base backend gives ``check`` its meaning.  ``effort``
+    collects counters (nodes, branches, ...) of the last call.
     """
 
     name: ClassVar[str] = "?"
-    tasks: ClassVar[frozenset[str]] = frozenset({"solve", "solutions", "count", "unique"})
-    methods: ClassVar[tuple[str, ...]] = ()  # variants of the algorithm (``--method``)
+    calls: ClassVar[frozenset[str]] = frozenset({"solve", "solutions", "count", "unique"})
+    rules: ClassVar[frozenset[str]] = frozenset()
+    methods: ClassVar[tuple[str, ...]] = ()
+    Options: ClassVar[type] = NoOptions
 
     def __init__(self, **options: Any):
-        self.options = options
+        known = [f.name for f in fields(self.Options)]
+        unknown = sorted(set(options) - set(known))
+        if unknown:
+            raise GridcpError(f"backend {self.name!r} has no option {unknown[0]!r} "
+                              f"(its options: {', '.join(known) or 'none'})")
+        self.opts = self.Options(**options)
         self.effort: dict[str, float] = {}
 
+    def offers(self, call: str) -> None:
+        """Raise ``Unsupported`` unless this backend declares ``call``."""
+        if call not in self.calls:
+            offered = ", ".join(c for c in CALLS if c in self.calls)
+            raise Unsupported(f"backend {self.name!r} does not offer {call} "
+                              f"(it offers: {offered})")
+
     def solutions(self, puzzle: P, *, time_limit: float | None = None) -> Iterator[S]:
+        self.offers("solutions")
         raise Unsupported(f"backend {self.name!r} cannot enumerate solutions")
 
     def solve(self, puzzle: P, *, time_limit: float | None = None) -> SolveResult[S]:
+        self.offers("solve")
         start = time.perf_counter()
         try:
             solution = next(iter(self.solutions(puzzle, time_limit=time_limit)), None)
         except LimitReached:
-            return SolveResult(Status.LIMIT, None, _since(start), dict(self.effort))
+            return SolveResult(Status.LIMIT, None, since(start), dict(self.effort))
         status = Status.UNSAT if solution is None else Status.SOLVED
-        return SolveResult(status, solution, _since(start), dict(self.effort))
+        return SolveResult(status, solution, since(start), dict(self.effort))
 
     def count(
         self, puzzle: P, *, limit: int | None = None, time_limit: float | None = None
     ) -> CountResult:
-        start, n = time.perf_counter(), 0
+        self.offers("count")
+        start, n, first = time.perf_counter(), 0, []
         if limit is not None and limit <= 0:
             return CountResult(Status.LIMIT, 0, 0.0)
+
+        def counted(status: Status) -> CountResult:
+            return CountResult(status, n, since(start), dict(self.effort),
+                               solutions=tuple(first))
+
         try:
-            for _ in self.solutions(puzzle, time_limit=time_limit):
+            for solution in self.solutions(puzzle, time_limit=time_limit):
                 n += 1
+                if len(first) < 2:
+                    first.append(solution)
                 if limit is not None and n >= limit:
-                    return CountResult(Status.LIMIT, n, _since(start), dict(self.effort))
+                    return counted(Status.LIMIT)
         except LimitReached:
-            return CountResult(Status.LIMIT, n, _since(start), dict(self.effort))
-        return CountResult(Status.COUNTED, n, _since(start), dict(self.effort))
+            return counted(Status.LIMIT)
+        return counted(Status.COUNTED)
 
     def unique(self, puzzle: P, *, time_limit: float | None = None) -> UniqueResult[S]:
+        self.offers("unique")
         start, found = time.perf_counter(), []
         try:
             for solution in self.solutions(puzzle, time_limit=time_limit):
@@ -185,33 +275,12 @@ class Backend(Generic[P, S]):
                 if len(found) == 2:
                     break
         except LimitReached:
-            return UniqueResult(Status.LIMIT, tuple(found), _since(start), dict(self.effort))
+            return UniqueResult(Status.LIMIT, tuple(found), since(start), dict(self.effort))
         status = (Status.UNSAT, Status.UNIQUE, Status.MULTIPLE)[len(found)]
-        return UniqueResult(status, tuple(found), _since(start), dict(self.effort))
+        return UniqueResult(status, tuple(found), since(start), dict(self.effort))
 
-
-def _since(start: float) -> float:
-    return time.perf_counter() - start
-
-
-def count_limit_reached(n: int, limit: int | None) -> bool:
-    """True once ``n`` solutions meet a solution cap (None = no cap)."""
-    return limit is not None and n >= limit
-
-
-@dataclass(frozen=True)
-class CheckReport:
-    """The answer of ``gridcp check``: is the puzzle well-designed?
-
-    ``ok`` is True (yes), False (no) or None (a limit stopped it undecided);
-    ``verdict`` is the one-line word for people (WELL-DESIGNED, UNIQUE, ...),
-    ``details`` the figures behind it (capped counts per rule set, ...).
-    """
-
-    ok: bool | None
-    verdict: str
-    status: Status
-    details: Mapping[str, Any] = field(default_factory=dict)
-    solution: Any = None
-    wall: float = 0.0
-    effort: Mapping[str, float] = field(default_factory=dict)
+    def check(self, puzzle: P, *, time_limit: float | None = None) -> CheckReport:
+        """The puzzle's verdict by this backend (each puzzle's base backend
+        says what it means)."""
+        self.offers("check")
+        raise Unsupported(f"backend {self.name!r} has no check")

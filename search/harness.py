@@ -3,7 +3,9 @@ every returned solution verified, and the answers held against each other.
 
 Each answer bounds the number of solutions (solve SOLVED: at least one;
 count COUNTED n: exactly n; unique MULTIPLE: at least two; a limit: at least
-what was found), so backends agree when all the bounds meet.  Where the
+what was found), so backends agree when all the bounds meet.  Check verdicts
+(which may be about another rule set, as Numberlink's well-designed check)
+must agree among themselves, and their evidence must verify.  Where the
 puzzle has exactly one solution, every returned solution must also have the
 same canonical key.  With ``--random`` the instances are generated and, when
 tiny, a brute-force oracle (``search.oracles``) answers too.
@@ -21,13 +23,21 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from search.arguments import (
+    USAGE,
+    add_comparison_command,
+    apply_rule_options,
+    positive,
+    rule_variants,
+    worst,
+)
 from search.core import GridcpError, InputError, Status, Unsupported
 from search.registry import PuzzleKind, instance_files, kind, load, load_puzzle
 
 if TYPE_CHECKING:
     import argparse
 
-TASKS = ("solve", "count", "unique")
+TASKS = ("solve", "count", "unique", "check")
 DEFAULT_TIME_LIMIT = 10.0
 INFINITY = math.inf
 
@@ -73,10 +83,14 @@ class Outcome:
     wall: float = 0.0
     effort: dict[str, float] = field(default_factory=dict)
     message: str = ""
+    verdict: str = ""  # check: the verdict word
+    ok: bool | None = None  # check: yes, no, or undecided
 
     def bounds(self) -> tuple[int, float]:
         """The least and the most number of solutions this answer allows."""
         s = self.status
+        if self.task == "check":
+            return 0, INFINITY  # a verdict, compared with the other verdicts
         if s is Status.INVALID or s is Status.UNSAT:
             return 0, 0
         if self.task == "count":
@@ -97,6 +111,8 @@ class Outcome:
     def describe(self) -> str:
         if self.task == "count" and self.count is not None:
             what = f"{self.count}" if self.status is Status.COUNTED else f">= {self.count} (limit)"
+        elif self.task == "check":
+            what = self.verdict
         else:
             what = str(self.status)
         return f"{self.backend} {self.task} {what}"
@@ -107,6 +123,8 @@ class Outcome:
                                "effort": self.effort}
         if self.count is not None:
             out["count"] = self.count
+        if self.task == "check":
+            out["verdict"], out["ok"] = self.verdict, self.ok
         if self.violations:
             out["violations"] = list(self.violations)
         if self.message:
@@ -121,9 +139,13 @@ def run_task(kind_: PuzzleKind, puzzle: Any, backend: str, task: str,
         raise GridcpError(f"unknown task {task!r} (known: {', '.join(TASKS)})")
     start = time.perf_counter()
     engine = kind_.backend(backend, **(options or {}))
-    count, solutions = None, ()
+    count, solutions, rules, verdict, ok = None, (), puzzle, "", None
     try:
-        if task == "solve":
+        if task == "check":
+            report = engine.check(puzzle, time_limit=time_limit)
+            result, solutions, verdict, ok = report, report.solutions, report.verdict, report.ok
+            rules = report.rules or puzzle
+        elif task == "solve":
             result = engine.solve(puzzle, time_limit=time_limit)
             solutions = () if result.solution is None else (result.solution,)
         elif task == "count":
@@ -140,12 +162,12 @@ def run_task(kind_: PuzzleKind, puzzle: Any, backend: str, task: str,
                        message=f"raised {type(error).__name__}: {error}")
     violations: list[str] = []
     for solution in solutions:
-        violations = kind_.call("verify", puzzle, solution)
+        violations = kind_.call("verify", rules, solution)
         if violations:
             break
-    keys = () if violations else tuple(kind_.call("key", puzzle, s) for s in solutions)
+    keys = () if violations else tuple(kind_.call("key", rules, s) for s in solutions)
     return Outcome(backend, task, result.status, count, keys, tuple(violations), result.wall,
-                   dict(result.effort), result.message)
+                   dict(result.effort), "" if task == "check" else result.message, verdict, ok)
 
 
 def with_backends(kind_: PuzzleKind, chosen: list[str] | None) -> tuple[PuzzleKind, list[str]]:
@@ -169,7 +191,7 @@ def with_backends(kind_: PuzzleKind, chosen: list[str] | None) -> tuple[PuzzleKi
 
 
 def tasks_of(kind_: PuzzleKind, backend: str) -> list[str]:
-    offered = load(kind_.backends[backend]).tasks
+    offered = load(kind_.backends[backend]).calls
     return [task for task in TASKS if task in offered]
 
 
@@ -213,9 +235,14 @@ def compare(source: str, puzzle: str, outcomes: list[Outcome]) -> Verdict:
         elif o.violations:
             problems.append(f"{o.backend} {o.task} returns an invalid solution "
                             f"({o.violations[0]})")
-        elif o.status is Status.MULTIPLE and len(set(o.keys)) < 2:
-            problems.append(f"{o.backend} unique says MULTIPLE with the same solution twice")
+        elif o.status is Status.MULTIPLE and len(set(o.keys)) < 2 and o.task != "check":
+            problems.append(f"{o.backend} {o.task} says MULTIPLE without two distinct "
+                            "solutions")
     sound = [o for o in outcomes if not o.failed]
+    verdicts = {o.ok for o in sound if o.task == "check" and o.ok is not None}
+    if len(verdicts) > 1:
+        problems.append("check verdicts differ: " + ", ".join(
+            f"{o.backend} {o.verdict}" for o in sound if o.task == "check"))
     lo = max((o.bounds()[0] for o in sound), default=0)
     hi = min((o.bounds()[1] for o in sound), default=INFINITY)
     if lo > hi:
@@ -228,7 +255,8 @@ def compare(source: str, puzzle: str, outcomes: list[Outcome]) -> Verdict:
                 groups.setdefault(key, []).append(name)
             problems.append("one solution, but different ones: "
                             + " | ".join(", ".join(names) for names in groups.values()))
-    limited = [o for o in sound if o.status is Status.LIMIT]
+    limited = [o for o in sound if o.status is Status.LIMIT
+               or (o.task == "check" and o.ok is None)]
     if problems:
         return Verdict(source, puzzle, "disagree", problems, outcomes)
     backends = list(dict.fromkeys(o.backend for o in outcomes))
@@ -304,7 +332,6 @@ def oracle_outcome(puzzle_name: str, puzzle: Any) -> Outcome:
 
 
 def add_commands(commands: argparse._SubParsersAction) -> None:
-    from search.cli import add_comparison_command, positive
 
     sub = add_comparison_command(
         commands, "crosscheck",
@@ -354,7 +381,6 @@ def random_instances(puzzle: str, n: int, sizes: str | None, seed: int
 
 
 def run_crosscheck(args: argparse.Namespace) -> int:
-    from search.cli import USAGE, apply_rule_options, rule_variants, worst
 
     backends = args.backends.split(",") if args.backends else None
     codes = []

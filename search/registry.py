@@ -1,95 +1,26 @@
-"""Puzzle kinds and their backends, loaded on demand.
+"""Puzzle kinds and their backends, loaded on demand; puzzle files and folders.
 
 Each puzzle package (``search/<puzzle>/__init__.py``) defines ``KIND``, a
-``PuzzleKind`` that names its parser, formatter, verifier and backends by
-dotted path, so that ``gridcp --help`` and the hand-written backends never
-import OR-Tools, and adding a puzzle or a backend touches only its own package.
+``PuzzleKind`` (``search.puzzlekind``) that names its parser, formatter,
+verifier and backends by dotted path, so that ``gridcp --help`` and the
+hand-written backends never import OR-Tools, and adding a puzzle or a backend
+touches only its own package.
 """
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from search.core import Backend, GridcpError, InputError
+from search.core import GridcpError, InputError, load
+from search.puzzlekind import PuzzleKind
+
+__all__ = ["PUZZLES", "PuzzleKind", "detect", "instance_files", "kind", "kinds", "load",
+           "load_puzzle", "read_text"]
 
 PUZZLES = ("futoshiki", "numberlink", "lianliankan")
-
-
-def load(dotted: str) -> Any:
-    """``"package.module:attribute"`` -> the attribute, importing on first use."""
-    module, _, attribute = dotted.partition(":")
-    return getattr(importlib.import_module(module), attribute)
-
-
-@dataclass(frozen=True)
-class Option:
-    """A rule-variant flag of one puzzle (``--lenient``, ``--border``, ...)."""
-
-    flags: tuple[str, ...]
-    dest: str
-    help: str
-    kwargs: Mapping[str, Any] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class PuzzleKind:
-    """What the command line and the harness need to know about one puzzle.
-
-    ``backends`` is ordered: for each task the backend named in ``defaults``, or
-    else the first backend that offers it, is the default.  The callables are
-    dotted paths.
-    """
-
-    name: str
-    extensions: tuple[str, ...]
-    sniff: str  # (text) -> bool: does this text look like this puzzle?
-    parse: str  # (text, source) -> puzzle; raises InputError
-    format_puzzle: str  # (puzzle) -> str, the kind's native file format
-    format_solution: str  # (puzzle, solution) -> str, readable
-    solution_json: str  # (puzzle, solution) -> JSON-able value
-    verify: str  # (puzzle, solution) -> list[str] of violations
-    key: str  # (puzzle, solution) -> hashable canonical key
-    backends: Mapping[str, str]
-    defaults: Mapping[str, str] = field(default_factory=dict)  # task -> backend name
-    # (puzzle) -> list[str]: why the input breaks the rules before any search
-    # (status INVALID, exit code 1); empty when it does not.
-    validate: str | None = None
-    options: tuple[Option, ...] = ()
-    apply_options: str | None = None  # (puzzle, options dict) -> puzzle with rule variants
-    # (puzzle, *, backend: str | None, time_limit: float | None) -> CheckReport;
-    # without it, check means "exactly one solution" (unique).
-    check: str | None = None
-    check_task: str = "unique"  # the backend task check relies on (for --backend all)
-    # (args) -> exit code: prints or writes the puzzles itself.  The CLI gives
-    # args.size (str | None), args.seed (int), args.count (int), args.out (dir | None),
-    # args.method (str | None), args.json (bool) and what add_generate_arguments adds.
-    generate: str | None = None
-    add_generate_arguments: str | None = None  # (argparse sub-parser) -> None
-    describe: str | None = None  # (puzzle) -> short text for reports, e.g. "9x9"
-
-    def call(self, what: str, *args: Any, **kwargs: Any) -> Any:
-        dotted = getattr(self, what)
-        if dotted is None:
-            raise GridcpError(f"{self.name} has no {what.replace('_', ' ')}")
-        return load(dotted)(*args, **kwargs)
-
-    def backend(self, name: str, **options: Any) -> Backend:
-        if name not in self.backends:
-            known = ", ".join(self.backends)
-            raise GridcpError(f"{self.name} has no backend {name!r} (known: {known})")
-        return load(self.backends[name])(**options)
-
-    def default_backend(self, task: str) -> str:
-        if task in self.defaults:
-            return self.defaults[task]
-        for name, dotted in self.backends.items():
-            if task in load(dotted).tasks:
-                return name
-        raise GridcpError(f"no {self.name} backend can {task}")
 
 
 def kind(name: str) -> PuzzleKind:
@@ -145,9 +76,6 @@ def load_puzzle(path: str | Path, puzzle: str | None = None) -> tuple[PuzzleKind
     text = read_text(path)
     found = detect(text, str(path), puzzle)
     return found, found.call("parse", text, str(path))
-
-
-Verifier = Callable[[Any, Any], list[str]]
 
 
 # Files below a folder that are never puzzles: documentation, tables, plots,

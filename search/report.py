@@ -23,6 +23,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+from search.arguments import YES
 from search.bench import read_results, run_key
 from search.core import GridcpError
 from search.manifest import labelled
@@ -307,7 +308,6 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
 
 
 def run_report(args: argparse.Namespace) -> int:
-    from search.cli import YES
 
     path = Path(args.results)
     if not path.exists():

@@ -27,7 +27,7 @@ def engine(name: str):
 
 
 def tasks_of(name: str) -> frozenset[str]:
-    return type(engine(name)).tasks
+    return type(engine(name)).calls
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

@@ -87,7 +87,7 @@ def test_bounds_meet_or_clash() -> None:
     assert compare("f", "p", [Outcome("a", "count", Status.LIMIT, count=2), exact]).word == \
         "undecided"
     unique = Outcome("c", "unique", Status.MULTIPLE, keys=("x", "x"))
-    assert "same solution twice" in compare("f", "p", [unique]).problems[0]
+    assert "without two distinct solutions" in compare("f", "p", [unique]).problems[0]
 
 
 def test_cli_exit_codes(files, capsys) -> None:
@@ -95,7 +95,7 @@ def test_cli_exit_codes(files, capsys) -> None:
     assert main(["crosscheck", four, "--backends", "search," + fake("w", "WrongCount")]) == 1
     assert "disagree: answers differ: search count 4 vs w count 5" in capsys.readouterr().out
     assert main(["crosscheck", four, "--backends", "search," + fake("l", "AlwaysLimit")]) == 3
-    assert "undecided (l solve, l count, l unique hit the limit" in capsys.readouterr().out
+    assert "undecided (l solve, l count, l unique, l check hit the limit" in capsys.readouterr().out
     assert main(["crosscheck", four, str(files["four.fut"].parent / "missing.fut")]) == 2
     assert main(["crosscheck"]) == 2
     assert main(["crosscheck", "--random", "2"]) == 2  # needs --puzzle
@@ -106,7 +106,7 @@ def test_json_lines(files, capsys) -> None:
     line = json.loads(capsys.readouterr().out)
     assert line["verdict"] == "agree"
     assert {(a["backend"], a["task"]) for a in line["answers"]} == {
-        ("search", "solve"), ("search", "count"), ("search", "unique")}
+        ("search", "solve"), ("search", "count"), ("search", "unique"), ("search", "check")}
 
 
 def test_folders_skip_what_is_not_a_puzzle(files) -> None:

@@ -52,7 +52,7 @@ class AlwaysLimit(SearchBackend):
 
 class Raises(SearchBackend):
     name = "raises"
-    tasks = frozenset({"solve"})
+    calls = frozenset({"solve"})
 
     def solve(self, puzzle, *, time_limit=None):
         raise ValueError("a bug")
@@ -62,7 +62,7 @@ class Sleeper(SearchBackend):
     """Ignores its deadline."""
 
     name = "sleeper"
-    tasks = frozenset({"solve"})
+    calls = frozenset({"solve"})
 
     def solve(self, puzzle, *, time_limit=None):
         time.sleep(60)
@@ -73,7 +73,7 @@ class Crash(SearchBackend):
     """Takes its process down (as a segfault in native code would)."""
 
     name = "crash"
-    tasks = frozenset({"solve"})
+    calls = frozenset({"solve"})
 
     def solve(self, puzzle, *, time_limit=None):
         os.abort()
@@ -83,7 +83,7 @@ class Hog(SearchBackend):
     """Wants a gigabyte."""
 
     name = "hog"
-    tasks = frozenset({"count"})
+    calls = frozenset({"count"})
 
     def count(self, puzzle, *, limit=None, time_limit=None):
         block = bytearray(1 << 30)
@@ -108,7 +108,7 @@ class Declines(SearchBackend):
     """Does not model the rules asked for (as a backend without gravity)."""
 
     name = "declines"
-    tasks = frozenset({"solve"})
+    calls = frozenset({"solve"})
 
     def solve(self, puzzle, *, time_limit=None):
         raise Unsupported("declines does not model these rules")

@@ -25,7 +25,7 @@ from search.lianliankan.io import (
 )
 from search.lianliankan.model import Board, Move, Solution
 from search.lianliankan.paths import Field, Occupancy
-from search.lianliankan.rules import apply_options, check
+from search.lianliankan.rules import apply_options
 from search.lianliankan.solver import PairingSearch, SearchBackend, _luby
 from search.lianliankan.verify import fewest_turns, move_problems, verify
 from search.registry import kind
@@ -346,9 +346,9 @@ def test_gravity_moves_tiles_down() -> None:
 def test_check_and_options() -> None:
     b = apply_options(parse(RING), {"border": True, "turns": 2})
     assert b.border and b.turns == 2
-    report = check(b)
+    report = SearchBackend().check(b)
     assert (report.ok, report.verdict) == (True, "SOLVABLE")
-    report = check(parse(RING))
+    report = SearchBackend().check(parse(RING))
     assert (report.ok, report.verdict) == (False, "UNSOLVABLE")
 
 
@@ -370,7 +370,7 @@ def test_restart_budgets_follow_luby() -> None:
 def test_search_refuses_counting() -> None:
     with pytest.raises(Unsupported):
         SearchBackend().count(parse(RING))
-    assert "solve" in SearchBackend.tasks and "count" not in SearchBackend.tasks
+    assert "solve" in SearchBackend.calls and "count" not in SearchBackend.calls
 
 
 def test_generators_are_seeded_and_full_boards_deal_fours() -> None:
@@ -456,7 +456,7 @@ def test_manifest_answers(row) -> None:
     assert parse(format_board(b)) == b
     b = apply_options(b, {rule: True for rule in row.rules})
     if row.task == "check":
-        assert check(b, time_limit=60).ok == (row.expected == "yes")
+        assert SearchBackend().check(b, time_limit=60).ok == (row.expected == "yes")
         return
     result = SearchBackend().solve(b, time_limit=60)
     assert str(result.status) == row.expected

@@ -213,7 +213,7 @@ def test_rules_and_calls_it_does_not_model() -> None:
             call(board_of("1 1"))
     with pytest.raises(Unsupported):
         next(iter(backend.solutions(board_of("1 1"))))
-    assert backend.tasks == frozenset({"solve"})
+    assert backend.calls == frozenset({"solve", "check"})
 
 
 def test_time_limit_is_a_limit_not_an_answer() -> None:

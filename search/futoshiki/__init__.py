@@ -1,7 +1,7 @@
 """Futoshiki: fill an n x n square with 1..n once per row and column, keeping
 the givens and the inequalities between neighbours."""
 
-from search.registry import PuzzleKind
+from search.puzzlekind import PuzzleKind
 
 _IO = "search.futoshiki.io"
 
@@ -15,6 +15,7 @@ KIND = PuzzleKind(
     solution_json=f"{_IO}:solution_json",
     verify="search.futoshiki.verify:verify",
     key=f"{_IO}:key",
+    differences="search.futoshiki.verify:differences",
     validate="search.futoshiki.verify:invalid_reasons",
     backends={
         "search": "search.futoshiki.solver:SearchBackend",

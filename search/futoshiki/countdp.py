@@ -46,7 +46,6 @@ from typing import Any
 import numpy as np
 
 from search.core import (
-    Backend,
     CountResult,
     Deadline,
     LimitReached,
@@ -54,8 +53,10 @@ from search.core import (
     Status,
     UniqueResult,
     Unsupported,
+    since,
 )
-from search.futoshiki.model import Futoshiki, Solution
+from search.futoshiki.backend import FutoshikiBackend
+from search.futoshiki.model import Futoshiki
 from search.futoshiki.propagate import Engine, PropagateBackend
 
 DEFAULT_MEMORY = 1 << 30  # bytes
@@ -328,7 +329,7 @@ def key_bits(puzzle: Futoshiki) -> int:
     return n * n + n + len(columns) * n.bit_length()
 
 
-class CountDPBackend(Backend[Futoshiki, Solution]):
+class CountDPBackend(FutoshikiBackend):
     """Counts by dynamic programming over the cells; solve/unique via propagate.
 
     Options: ``memory`` (bytes, default 1 GiB) caps the state table; past it
@@ -338,14 +339,20 @@ class CountDPBackend(Backend[Futoshiki, Solution]):
     for ``QUICK_SECONDS``; ``dp_only=True`` skips that.
     """
 
+    @dataclass(frozen=True)
+    class Options:
+        memory: int = DEFAULT_MEMORY  # bytes of state table before falling back
+        dp_only: bool = False  # never hand a count to propagate first
+        progress: bool = True  # propagate's progress lines, where it counts
+
     name = "count-dp"
-    tasks = frozenset({"count", "solve", "unique"})
+    calls = frozenset({"count", "solve", "unique", "check"})
 
     def __init__(self, **options: Any):
         super().__init__(**options)
-        self.memory = int(options.get("memory", DEFAULT_MEMORY))
-        self.dp_only = bool(options.get("dp_only", False))
-        self.helper = PropagateBackend(**options)
+        self.memory = self.opts.memory
+        self.dp_only = self.opts.dp_only
+        self.helper = PropagateBackend(progress=self.opts.progress)
 
     def solve(self, puzzle: Futoshiki, *, time_limit: float | None = None) -> SolveResult:
         result = self.helper.solve(puzzle, time_limit=time_limit)
@@ -373,30 +380,27 @@ class CountDPBackend(Backend[Futoshiki, Solution]):
                 message = "few solutions: counted by propagate"
                 if quick.message:
                     message += f" ({quick.message})"
-                return CountResult(quick.status, quick.count, _since(start), self.effort, message)
+                return CountResult(quick.status, quick.count, since(start), self.effort, message)
         stats: dict[str, float] = {}
         try:
             total = count_dp(puzzle, memory=self.memory, deadline=deadline, stats=stats)
         except LimitReached:
             self.effort = stats
-            return CountResult(Status.LIMIT, 0, _since(start), stats, "time limit")
+            return CountResult(Status.LIMIT, 0, since(start), stats, "time limit")
         except KeyboardInterrupt:
             self.effort = stats
-            return CountResult(Status.LIMIT, 0, _since(start), stats, "interrupted")
+            return CountResult(Status.LIMIT, 0, since(start), stats, "interrupted")
         except StateSpaceTooLarge as error:
             result = self.helper.count(puzzle, limit=limit, time_limit=deadline.remaining())
             self.effort = {**self.helper.effort, "fallback": 1}
             message = f"count-dp: {error}; counted with propagate instead"
             if result.message:
                 message += f" ({result.message})"
-            return CountResult(result.status, result.count, _since(start), self.effort, message)
+            return CountResult(result.status, result.count, since(start), self.effort, message)
         self.effort = stats
         if limit is not None and total >= limit:
             # Same answer as every backend at a cap (LIMIT, count = the cap); the
             # exact number goes to the message.
-            return CountResult(Status.LIMIT, limit, _since(start), stats, f"exact count {total}")
-        return CountResult(Status.COUNTED, total, _since(start), stats)
+            return CountResult(Status.LIMIT, limit, since(start), stats, f"exact count {total}")
+        return CountResult(Status.COUNTED, total, since(start), stats)
 
-
-def _since(start: float) -> float:
-    return time.perf_counter() - start

@@ -32,17 +32,18 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Iterator
-from typing import Any
+from dataclasses import dataclass
 
 from search.core import (
-    Backend,
     CountResult,
     Deadline,
     LimitReached,
     SolveResult,
     Status,
     UniqueResult,
+    since,
 )
+from search.futoshiki.backend import FutoshikiBackend
 from search.futoshiki.model import Futoshiki, Solution
 
 CHECK_EVERY = 256  # nodes between two looks at the clock
@@ -613,19 +614,18 @@ class Search:
         )
 
 
-class PropagateBackend(Backend[Futoshiki, Solution]):
+class PropagateBackend(FutoshikiBackend):
     """Propagation (forward checking, chain bounds, singles, Hall sets) and search.
 
     Options: ``progress`` (default True) prints a line on stderr every few
     seconds of a long count.
     """
 
-    name = "propagate"
-    tasks = frozenset({"solve", "solutions", "count", "unique"})
+    @dataclass(frozen=True)
+    class Options:
+        progress: bool = True  # a line on stderr every few seconds of a long count
 
-    def __init__(self, **options: Any):
-        super().__init__(**options)
-        self.progress = bool(options.get("progress", True))
+    name = "propagate"
 
     def solutions(
         self, puzzle: Futoshiki, *, time_limit: float | None = None
@@ -648,7 +648,7 @@ class PropagateBackend(Backend[Futoshiki, Solution]):
         except KeyboardInterrupt:
             status, message = Status.LIMIT, "interrupted"
         self.effort = {"nodes": search.nodes}
-        return SolveResult(status, solution, _since(start), dict(self.effort), message)
+        return SolveResult(status, solution, since(start), dict(self.effort), message)
 
     def unique(self, puzzle: Futoshiki, *, time_limit: float | None = None) -> UniqueResult:
         start, search = time.perf_counter(), Search(puzzle, time_limit)
@@ -665,7 +665,7 @@ class PropagateBackend(Backend[Futoshiki, Solution]):
         except KeyboardInterrupt:
             status, message = Status.LIMIT, "interrupted"
         self.effort = {"nodes": search.nodes}
-        return UniqueResult(status, tuple(found), _since(start), dict(self.effort), message)
+        return UniqueResult(status, tuple(found), since(start), dict(self.effort), message)
 
     def count(
         self, puzzle: Futoshiki, *, limit: int | None = None, time_limit: float | None = None
@@ -676,14 +676,11 @@ class PropagateBackend(Backend[Futoshiki, Solution]):
         search = Search(puzzle, time_limit)
         status, message = Status.COUNTED, ""
         try:
-            search.count(limit, self.progress)
+            search.count(limit, self.opts.progress)
         except LimitReached:
             status = Status.LIMIT
         except KeyboardInterrupt:
             status, message = Status.LIMIT, "interrupted: the count is a lower bound"
         self.effort = {"nodes": search.nodes, "merged": search.merged}
-        return CountResult(status, search.found, _since(start), dict(self.effort), message)
+        return CountResult(status, search.found, since(start), dict(self.effort), message)
 
-
-def _since(start: float) -> float:
-    return time.perf_counter() - start

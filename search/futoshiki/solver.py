@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 
-from search.core import Backend, Deadline, SolveResult, Status
+from search.core import Deadline, SolveResult, Status
+from search.futoshiki.backend import FutoshikiBackend
 from search.futoshiki.io import format_square
 from search.futoshiki.model import Futoshiki, Solution
 from search.futoshiki.verify import classify
@@ -76,12 +78,16 @@ def search(puzzle: Futoshiki, deadline: Deadline, effort: dict[str, float]) -> I
             i, backtracking = i - 1, True
 
 
-class SearchBackend(Backend[Futoshiki, Solution]):
+class SearchBackend(FutoshikiBackend):
     """``search``: the seed's row-major depth-first search.
 
     ``method="seed"`` makes ``solve`` print what the seed program prints: the
     classification, the first solution and the number of solutions.
     """
+
+    @dataclass(frozen=True)
+    class Options:
+        method: str | None = None  # "seed": print the seed program's transcript
 
     name = "search"
     methods = ("seed",)
@@ -95,7 +101,7 @@ class SearchBackend(Backend[Futoshiki, Solution]):
 
     def solve(self, puzzle: Futoshiki, *, time_limit: float | None = None) -> SolveResult:
         result = super().solve(puzzle, time_limit=time_limit)
-        if self.options.get("method") != "seed":
+        if self.opts.method != "seed":
             return result
         return _with_seed_transcript(self, puzzle, result, time_limit)
 

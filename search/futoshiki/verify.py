@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from search.futoshiki.model import Futoshiki, Grid, Solution
+from search.futoshiki.model import Cell, Futoshiki, Solution
 
 
 def verify(puzzle: Futoshiki, solution: Solution) -> list[str]:
@@ -71,10 +71,11 @@ def _repeats(values: list[int], where: str) -> list[str]:
     return [f"{where} repeats {v}" for v in sorted({v for v in seen if seen.count(v) > 1})]
 
 
-def as_solution(grid: Grid) -> Solution:
-    return Solution(tuple(tuple(row) for row in grid))
-
-
 def invalid_reasons(puzzle: Futoshiki) -> list[str]:
     """Why the square is invalid as loaded (the seed's checks); empty when valid."""
     return list(classify(puzzle).problems)
+
+
+def differences(puzzle: Futoshiki, a: Solution, b: Solution) -> list[Cell]:
+    """The cells whose values differ between two solutions."""
+    return [cell for cell in puzzle.cells if a.value(cell) != b.value(cell)]

@@ -1,7 +1,7 @@
 """Lianliankan (Shisen-Sho, Onet): clear a board of tiles by removing pairs of
 equal pictures joined by a line of at most two turns through empty cells."""
 
-from search.registry import Option, PuzzleKind
+from search.puzzlekind import Option, PuzzleKind
 
 _IO = "search.lianliankan.io"
 _RULES = "search.lianliankan.rules"
@@ -32,8 +32,6 @@ KIND = PuzzleKind(
                {"type": int, "default": 2}),
     ),
     apply_options=f"{_RULES}:apply_options",
-    check=f"{_RULES}:check",
-    check_task="solve",
     generate="search.lianliankan.generate:generate",
     add_generate_arguments="search.lianliankan.generate:add_generate_arguments",
     describe=f"{_IO}:describe",

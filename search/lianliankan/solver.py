@@ -39,17 +39,18 @@ import random
 import time
 from collections import Counter, defaultdict
 from collections.abc import Callable
+from dataclasses import dataclass
 from operator import itemgetter
 from typing import Any, ClassVar
 
 from search.core import (
-    Backend,
     Deadline,
     LimitReached,
     SolveResult,
     Status,
     Unsupported,
 )
+from search.lianliankan.backend import LianliankanBackend
 from search.lianliankan.greedy import play, transcript
 from search.lianliankan.model import Board, Move, Solution
 from search.lianliankan.paths import Field, Occupancy
@@ -61,15 +62,20 @@ FIRST_BUDGET = 100  # nodes of the first dive
 RESTART_UNIT = 25  # nodes of a later dive, times the term of Luby's sequence (1 1 2 1 1 2 4 ...)
 
 
-class SearchBackend(Backend[Board, Solution]):
+class SearchBackend(LianliankanBackend):
     """``method="exact"`` (default): full-clear search; ``"greedy"``: the seed's player."""
 
+    @dataclass(frozen=True)
+    class Options:
+        method: str | None = None  # "exact" (default) or "greedy"
+
     name: ClassVar[str] = "search"
-    tasks: ClassVar[frozenset[str]] = frozenset({"solve"})
+    rules: ClassVar[frozenset[str]] = frozenset({"border", "gravity", "turns"})
     methods: ClassVar[tuple[str, ...]] = ("exact", "greedy")
 
-    def __init__(self, method: str | None = None, **options: Any):
-        super().__init__(method=method, **options)
+    def __init__(self, **options: Any):
+        super().__init__(**options)
+        method = self.opts.method
         if method not in (None, *self.methods):
             raise Unsupported(f"lianliankan search has methods exact and greedy, not {method!r}")
         self.method = method or "exact"

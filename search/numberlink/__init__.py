@@ -3,7 +3,7 @@
 ``KIND`` tells the command line and the harness where everything lives.
 """
 
-from search.registry import Option, PuzzleKind
+from search.puzzlekind import Option, PuzzleKind
 
 _HERE = "search.numberlink"
 
@@ -30,7 +30,7 @@ KIND = PuzzleKind(
     ),
     apply_options=f"{_HERE}:apply_options",
     check=f"{_HERE}.check:check",
-    check_task="count",
+    differences=f"{_HERE}.verify:differences",
     generate=f"{_HERE}.generate:generate",
     add_generate_arguments=f"{_HERE}.generate:add_generate_arguments",
     describe=f"{_HERE}.io:describe",

@@ -44,6 +44,7 @@ in the time left.
 from __future__ import annotations
 
 import time
+from dataclasses import fields
 from typing import Any
 
 from search import race
@@ -55,6 +56,7 @@ from search.core import (
     Status,
     UniqueResult,
     add_effort,
+    load,
 )
 from search.numberlink.detour import detour
 from search.numberlink.model import Numberlink, Solution
@@ -168,8 +170,9 @@ def check(puzzle: Numberlink, *, backend: str | None = None,
         if winner != name:
             name = f"{name} + {FALLBACK}"
     except _Undecided:
-        return CheckReport(None, "UNDECIDED (a limit stopped the count)", Status.LIMIT,
-                           {"limit_s": time_limit}, None, time.perf_counter() - start, effort)
+        return CheckReport(ok=None, verdict="UNDECIDED (a limit stopped the count)",
+                           status=Status.LIMIT, details={"limit_s": time_limit},
+                           engine=name, wall=time.perf_counter() - start, effort=effort)
 
     reasons = []
     if n_lenient == 0:
@@ -185,8 +188,10 @@ def check(puzzle: Numberlink, *, backend: str | None = None,
     status = (Status.UNSAT, Status.UNIQUE, Status.MULTIPLE)[n_lenient]
     details = {"lenient_solutions": n_lenient, "full_cover_solutions": n_full,
                "counts_capped_at": CAP, "backend": name}
-    return CheckReport(ok, verdict, status, details, solution, time.perf_counter() - start,
-                       effort)
+    return CheckReport(ok=ok, verdict=verdict, status=status, details=details,
+                       solutions=() if solution is None else (solution,), engine=name,
+                       rules=puzzle.lenient(), wall=time.perf_counter() - start,
+                       effort=effort)
 
 
 def _full_covers(engine: Backend, puzzle: Numberlink, seconds: float | None,
@@ -250,13 +255,13 @@ def _decide(kind_, puzzle: Numberlink, name: str, deadline: Deadline,
 
     def count(rules: Numberlink, by: Backend | None = None, *,
               settled: bool = False) -> int | None:
-        return _count(by or kind_.backend(name, **options), rules, deadline, effort,
+        return _count(by or _engine(kind_, name, **options), rules, deadline, effort,
                       settled=settled)
 
     lenient, full = puzzle.lenient(), puzzle.covering()
     # Backends that know them restrict the question to canonical solutions too
     # (cpmodels.numberlink): the same lemma, with more steps that shorten.
-    engine = kind_.backend(name, no_self_touch=True, canonical=True, **options)
+    engine = _engine(kind_, name, no_self_touch=True, canonical=True, **options)
     n_lenient = None
     if getattr(engine, "no_self_touch", False):  # else the backend cannot restrict
         # Counted, not listed: the frontier's back-pointers for two solutions
@@ -283,8 +288,14 @@ def _decide(kind_, puzzle: Numberlink, name: str, deadline: Deadline,
         return n_lenient, count(full, settled=True) if n_lenient else 0, None
     # The one solution: any full-cover solution would be it.
     try:
-        solution = next(iter(kind_.backend(name, **options).solutions(
+        solution = next(iter(_engine(kind_, name, **options).solutions(
             lenient, time_limit=deadline.remaining())))
     except LimitReached:
         raise _Undecided from None
     return 1, int(covers(puzzle, solution)), solution
+
+
+def _engine(kind_, name: str, **wanted: Any) -> Backend:
+    """Backend ``name`` with those of ``wanted`` options it declares."""
+    known = {f.name for f in fields(load(kind_.backends[name]).Options)}
+    return kind_.backend(name, **{k: v for k, v in wanted.items() if k in known})

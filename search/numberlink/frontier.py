@@ -36,18 +36,20 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from search.core import (
-    Backend,
     CountResult,
     Deadline,
     LimitReached,
     SolveResult,
     Status,
     UniqueResult,
+    since,
 )
 from search.numberlink import frontier_dp, frontier_np
+from search.numberlink.backend import NumberlinkBackend
 from search.numberlink.frontier_dp import Board, TooWide
 from search.numberlink.model import Numberlink, Solution
 
@@ -55,18 +57,24 @@ MAX_STATES = 4_000_000  # states in one level before a call stops with LIMIT
 PAUSE_GROWTH = 4  # the exact pass pauses for the larger beam at this many times ``probe``
 
 
-class FrontierBackend(Backend[Numberlink, Solution]):
+class FrontierBackend(NumberlinkBackend):
+    @dataclass(frozen=True)
+    class Options:
+        max_states: int | None = None  # None: MAX_STATES
+        max_stored: int = 40_000_000
+        no_self_touch: bool = False
+        beam: int = 20_000
+        beam_from: int = 100
+        probe: int = 50_000
+
     name = "frontier"
-    tasks = frozenset({"solve", "solutions", "count", "unique"})
 
     def __init__(self, **options: Any):
         super().__init__(**options)
-        self.max_states = int(options.get("max_states", MAX_STATES))
-        self.max_stored = int(options.get("max_stored", 40_000_000))
-        self.no_self_touch = bool(options.get("no_self_touch", False))
-        self.beam = int(options.get("beam", 20_000))
-        self.beam_from = int(options.get("beam_from", 100))
-        self.probe = int(options.get("probe", 50_000))
+        o = self.opts
+        self.max_states = MAX_STATES if o.max_states is None else o.max_states
+        self.max_stored, self.no_self_touch = o.max_stored, o.no_self_touch
+        self.beam, self.beam_from, self.probe = o.beam, o.beam_from, o.probe
 
     # ------------------------------------------------------------ the programme
 
@@ -134,12 +142,12 @@ class FrontierBackend(Backend[Numberlink, Solution]):
         try:
             count, found = self._solutions(puzzle, 1, time_limit)
         except LimitReached:
-            return SolveResult(Status.LIMIT, None, _since(start), dict(self.effort),
+            return SolveResult(Status.LIMIT, None, since(start), dict(self.effort),
                                "time limit")
         except TooWide as error:
-            return SolveResult(Status.LIMIT, None, _since(start), dict(self.effort), str(error))
+            return SolveResult(Status.LIMIT, None, since(start), dict(self.effort), str(error))
         status = Status.SOLVED if found else Status.UNSAT
-        return SolveResult(status, found[0] if found else None, _since(start),
+        return SolveResult(status, found[0] if found else None, since(start),
                            dict(self.effort))
 
     def count(self, puzzle: Numberlink, *, limit: int | None = None,
@@ -150,25 +158,25 @@ class FrontierBackend(Backend[Numberlink, Solution]):
         try:
             _, result = self._run(puzzle, cap=limit, record=False, time_limit=time_limit)
         except LimitReached:
-            return CountResult(Status.LIMIT, 0, _since(start), dict(self.effort), "time limit")
+            return CountResult(Status.LIMIT, 0, since(start), dict(self.effort), "time limit")
         except TooWide as error:
-            return CountResult(Status.LIMIT, 0, _since(start), dict(self.effort), str(error))
+            return CountResult(Status.LIMIT, 0, since(start), dict(self.effort), str(error))
         if limit is not None and result.count >= limit:
-            return CountResult(Status.LIMIT, limit, _since(start), dict(self.effort),
+            return CountResult(Status.LIMIT, limit, since(start), dict(self.effort),
                                f"stopped at {limit} solutions")
-        return CountResult(Status.COUNTED, result.count, _since(start), dict(self.effort))
+        return CountResult(Status.COUNTED, result.count, since(start), dict(self.effort))
 
     def unique(self, puzzle: Numberlink, *, time_limit: float | None = None) -> UniqueResult:
         start = time.perf_counter()
         try:
             count, found = self._solutions(puzzle, 2, time_limit)
         except LimitReached:
-            return UniqueResult(Status.LIMIT, (), _since(start), dict(self.effort),
+            return UniqueResult(Status.LIMIT, (), since(start), dict(self.effort),
                                 "time limit")
         except TooWide as error:
-            return UniqueResult(Status.LIMIT, (), _since(start), dict(self.effort), str(error))
+            return UniqueResult(Status.LIMIT, (), since(start), dict(self.effort), str(error))
         status = (Status.UNSAT, Status.UNIQUE, Status.MULTIPLE)[count]
-        return UniqueResult(status, tuple(found), _since(start), dict(self.effort))
+        return UniqueResult(status, tuple(found), since(start), dict(self.effort))
 
     def solutions(self, puzzle: Numberlink, *,
                   time_limit: float | None = None) -> Iterator[Solution]:
@@ -185,6 +193,3 @@ class FrontierBackend(Backend[Numberlink, Solution]):
         for actions in frontier_dp.action_sequences(result.levels):
             yield frontier_dp.solution_of(board, puzzle, actions)
 
-
-def _since(start: float) -> float:
-    return time.perf_counter() - start

@@ -31,8 +31,10 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Generator, Iterator
+from dataclasses import dataclass
 
-from search.core import Backend, Deadline, LimitReached, SolveResult, Status
+from search.core import Deadline, LimitReached, SolveResult, Status
+from search.numberlink.backend import NumberlinkBackend
 from search.numberlink.model import Numberlink, Solution
 
 WALL, EMPTY = -2, -1
@@ -583,18 +585,22 @@ class Board:
             yield self.solution()
 
 
-class SearchBackend(Backend):
+class SearchBackend(NumberlinkBackend):
     """Exhaustive depth-first search over path extensions; both rule sets.
 
     Option ``no_self_touch=True`` restricts every call to paths that never run
     beside themselves (the convention of Flow Free and of the well-designed check).
     """
 
+    @dataclass(frozen=True)
+    class Options:
+        no_self_touch: bool = False  # only paths that never run beside themselves
+
     name = "search"
 
     def __init__(self, **options):
         super().__init__(**options)
-        self.no_self_touch = bool(options.get("no_self_touch", False))
+        self.no_self_touch = self.opts.no_self_touch
 
     def solutions(self, puzzle: Numberlink, *, time_limit: float | None = None,
                   no_self_touch: bool | None = None) -> Iterator[Solution]:

@@ -72,3 +72,20 @@ def touches_itself(puzzle: Numberlink, solution: Solution) -> bool:
 def covers(puzzle: Numberlink, solution: Solution) -> bool:
     """Does the solution's paths use every open cell?"""
     return sum(len(path) for path in solution.paths) == len(puzzle.open_cells)
+
+
+def differences(puzzle: Numberlink, a: Solution, b: Solution) -> list[Cell]:
+    """The cells whose path differs between two solutions: on another pair's
+    path, on a path in one and empty in the other, or reached by other steps."""
+
+    def steps(solution: Solution) -> dict[Cell, set[Cell]]:
+        out: dict[Cell, set[Cell]] = {}
+        for path in solution.paths:
+            for x, y in zip(path, path[1:]):
+                out.setdefault(x, set()).add(y)
+                out.setdefault(y, set()).add(x)
+        return out
+
+    cover_a, cover_b, steps_a, steps_b = a.cover(), b.cover(), steps(a), steps(b)
+    return [cell for cell in puzzle.open_cells
+            if cover_a.get(cell) != cover_b.get(cell) or steps_a.get(cell) != steps_b.get(cell)]

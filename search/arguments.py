@@ -1,0 +1,109 @@
+"""What the commands share below the command line: exit codes, argparse
+types and options, and the rule-variant flags applied to a puzzle.
+
+``search.cli`` and the commands that plug into it (crosscheck, bench,
+report) import from here, never from each other.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from search.core import InputError
+from search.manifest import labelled, listed_rules, with_defaults
+from search.puzzlekind import Option, PuzzleKind
+from search.registry import PUZZLES, kinds
+
+YES, NO, USAGE, UNDECIDED = 0, 1, 2, 3
+
+
+def worst(codes: list[int]) -> int:
+    """One exit code for many answers: bad input, then no, then undecided, then yes."""
+    for code in (USAGE, NO, UNDECIDED):
+        if code in codes:
+            return code
+    return YES
+
+
+def positive(kind: type) -> Callable[[str], Any]:
+    """An argparse type: a number above zero, or a usage error (exit 2)."""
+    def convert(text: str) -> Any:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+        if not value > 0:
+            raise argparse.ArgumentTypeError(f"must be above 0, found {text}")
+        return value
+
+    convert.__name__ = kind.__name__  # argparse names the type in its messages
+    return convert
+
+
+def add_comparison_command(commands: argparse._SubParsersAction, name: str, text: str,
+                           epilog: str, nargs: str, run: Callable[[Any], int],
+                           time_limit: float) -> argparse.ArgumentParser:
+    """A command that runs several backends on files (crosscheck, bench)."""
+    sub = commands.add_parser(name, help=text, description=text, epilog=epilog)
+    sub.add_argument("files", nargs=nargs, metavar="FILE|DIR")
+    add_common_arguments(sub)
+    sub.set_defaults(time_limit=time_limit, run=run)
+    sub.add_argument("--backends", help="comma-separated backend names (default: all); "
+                     "NAME=package.module:Class adds an unregistered engine")
+    return sub
+
+
+def add_common_arguments(parser: argparse.ArgumentParser) -> None:
+    """Options shared by every command that runs backends on files."""
+    parser.add_argument("--puzzle", choices=PUZZLES, help="the puzzle kind (default: detected)")
+    parser.add_argument("--time-limit", type=positive(float), metavar="S",
+                        help="seconds per task")
+    parser.add_argument("--json", action="store_true", help="one JSON object per line")
+    parser.add_argument("--manifest-rules", action="store_true",
+                        help="run each file under every rule set its manifest.tsv lists "
+                             "(files not listed: the rule flags given)")
+    for option in all_rule_options():
+        parser.add_argument(*option.flags, dest=option.dest, help=option.help,
+                            **option.kwargs)
+
+
+def all_rule_options() -> list[Option]:
+    """The rule-variant flags of every puzzle, each once."""
+    seen = {}
+    for kind_ in kinds():
+        for option in kind_.options:
+            seen.setdefault(option.dest, option)
+    return list(seen.values())
+
+
+def apply_rule_options(kind_: PuzzleKind, puzzle: Any, args: Any, source: str) -> Any:
+    """Set the rule variants given on the command line; refuse ones the puzzle lacks."""
+    own = {option.dest for option in kind_.options}
+    chosen = {}
+    for option in all_rule_options():
+        value = getattr(args, option.dest, None)
+        if value in (None, False) or value == option.kwargs.get("default"):
+            continue
+        if option.dest not in own:
+            raise InputError(f"{option.flags[0]} does not apply to {kind_.name}", source)
+        chosen[option.dest] = value
+    if not kind_.options:
+        return puzzle
+    given = {option.dest: getattr(args, option.dest, None) for option in kind_.options}
+    given = {k: v for k, v in given.items() if v is not None}
+    return kind_.call("apply_options", puzzle, {**given, **chosen})
+
+
+def rule_variants(kind_: PuzzleKind, puzzle: Any, path: str, args: Any
+                  ) -> list[tuple[str, Any]]:
+    """(name, puzzle) under the rules of the flags, or with ``--manifest-rules``
+    under each rule set the manifest lists for the file: ``ring.llk [border]``."""
+    listed = listed_rules(Path(path), kind_) if args.manifest_rules else []
+    if not (listed and kind_.options):
+        return [(path, apply_rule_options(kind_, puzzle, args, path))]
+    return [(labelled(path, rules), kind_.call("apply_options", puzzle,
+                                               with_defaults(kind_, rules)))
+            for rules in listed]
