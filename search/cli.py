@@ -47,7 +47,7 @@ from search.registry import (
 
 # Commands defined elsewhere: "module:function(subparsers)" adding their parsers.
 PLUGINS = ("search.harness:add_commands", "search.bench:add_commands",
-           "search.report:add_commands")
+           "search.report:add_commands", "search.catalogue:add_commands")
 EXIT_OF_STATUS = {
     Status.SOLVED: YES, Status.UNIQUE: YES, Status.COUNTED: YES,
     Status.UNSAT: NO, Status.MULTIPLE: NO, Status.INVALID: NO, Status.ERROR: NO,

@@ -71,7 +71,7 @@ def listed_rules(path: Path, kind_: PuzzleKind) -> list[dict[str, Any]]:
     found: list[dict[str, Any]] = []
     for row in _manifest(manifest):
         if row.path.resolve() == resolved:
-            chosen = _options_of(row.rules, kind_, manifest)
+            chosen = options_of(row.rules, kind_, manifest)
             if chosen not in found:
                 found.append(chosen)
     return found
@@ -82,7 +82,7 @@ def _manifest(path: Path) -> list[Expectation]:
     return read_manifest(path)
 
 
-def _options_of(rules: tuple[str, ...], kind_: PuzzleKind, source: Path) -> dict[str, Any]:
+def options_of(rules: tuple[str, ...], kind_: PuzzleKind, source: Path) -> dict[str, Any]:
     """``("border", "turns=3")`` -> ``{"border": True, "turns": 3}`` by the puzzle's options."""
     chosen = {}
     for rule in rules:
