@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -79,8 +80,8 @@ def all_rule_options() -> list[Option]:
     return list(seen.values())
 
 
-def apply_rule_options(kind_: PuzzleKind, puzzle: Any, args: Any, source: str) -> Any:
-    """Set the rule variants given on the command line; refuse ones the puzzle lacks."""
+def chosen_rules(kind_: PuzzleKind, args: Any, source: str) -> dict[str, Any]:
+    """The rule flags given away from their defaults; refuse ones the puzzle lacks."""
     own = {option.dest for option in kind_.options}
     chosen = {}
     for option in all_rule_options():
@@ -90,6 +91,12 @@ def apply_rule_options(kind_: PuzzleKind, puzzle: Any, args: Any, source: str) -
         if option.dest not in own:
             raise InputError(f"{option.flags[0]} does not apply to {kind_.name}", source)
         chosen[option.dest] = value
+    return chosen
+
+
+def apply_rule_options(kind_: PuzzleKind, puzzle: Any, args: Any, source: str) -> Any:
+    """Set the rule variants given on the command line; refuse ones the puzzle lacks."""
+    chosen = chosen_rules(kind_, args, source)
     if not kind_.options:
         return puzzle
     given = {option.dest: getattr(args, option.dest, None) for option in kind_.options}
@@ -97,13 +104,24 @@ def apply_rule_options(kind_: PuzzleKind, puzzle: Any, args: Any, source: str) -
     return kind_.call("apply_options", puzzle, {**given, **chosen})
 
 
-def rule_variants(kind_: PuzzleKind, puzzle: Any, path: str, args: Any
-                  ) -> list[tuple[str, Any]]:
-    """(name, puzzle) under the rules of the flags, or with ``--manifest-rules``
-    under each rule set the manifest lists for the file: ``ring.llk [border]``."""
-    listed = listed_rules(Path(path), kind_) if args.manifest_rules else []
+@dataclass(frozen=True)
+class Variant:
+    """A puzzle under one rule set: its name (``ring.llk [border]``), the rule
+    flags away from their defaults, and the puzzle under them."""
+
+    name: str
+    rules: dict[str, Any]
+    puzzle: Any
+
+
+def rule_variants(kind_: PuzzleKind, puzzle: Any, path: str, args: Any) -> list[Variant]:
+    """The puzzle under the rules of the flags, or with ``--manifest-rules`` (or
+    ``--manifest``) under each rule set the manifest lists for the file."""
+    from_manifest = getattr(args, "manifest_rules", False) or getattr(args, "manifest", False)
+    listed = listed_rules(Path(path), kind_) if from_manifest else []
     if not (listed and kind_.options):
-        return [(path, apply_rule_options(kind_, puzzle, args, path))]
-    return [(labelled(path, rules), kind_.call("apply_options", puzzle,
-                                               with_defaults(kind_, rules)))
+        return [Variant(path, chosen_rules(kind_, args, path),
+                        apply_rule_options(kind_, puzzle, args, path))]
+    return [Variant(labelled(path, rules), rules,
+                    kind_.call("apply_options", puzzle, with_defaults(kind_, rules)))
             for rules in listed]

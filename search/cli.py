@@ -12,6 +12,8 @@ import argparse
 import json
 import os
 import sys
+import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,6 +37,8 @@ from search.core import (
     SolveResult,
     Status,
 )
+from search.manifest import expected
+from search.progress import Progress
 from search.registry import (
     PUZZLES,
     PuzzleKind,
@@ -71,9 +75,28 @@ class Answer:
     effort: dict[str, float] = field(default_factory=dict)
     fields: dict[str, Any] = field(default_factory=dict)  # count, verdict, solution, ...
     text: str = ""  # the board or transcript for readable output
+    expected: str | None = None  # what the manifest expects (``--manifest``)
+
+    @property
+    def short(self) -> str:
+        """The answer in the words of the manifest: SOLVED / UNSAT, the count, yes / no."""
+        if self.task == "check":
+            return {True: "yes", False: "no"}.get(self.fields.get("ok"), str(self.status))
+        no_solution = self.status in (Status.UNSAT, Status.INVALID)
+        if self.task == "count":
+            return "0" if no_solution else (
+                str(self.fields["count"]) if self.status is Status.COUNTED else str(self.status))
+        return "UNSAT" if no_solution else str(self.status)
+
+    @property
+    def matches(self) -> bool | None:
+        """Whether the answer is the manifest's (None: the manifest says nothing)."""
+        return None if self.expected is None else self.short == self.expected
 
     @property
     def exit_code(self) -> int:
+        if self.expected is not None:
+            return YES if self.matches else UNDECIDED if self.status is Status.LIMIT else NO
         ok = self.fields.get("ok", "unset")
         if ok != "unset":
             return {True: YES, False: NO, None: UNDECIDED}[ok]
@@ -81,9 +104,20 @@ class Answer:
 
     def as_json(self) -> dict[str, Any]:
         fields = {k: v for k, v in self.fields.items() if k != "ok"}
+        if self.expected is not None:
+            fields.update(expected=self.expected, matches=self.matches)
         return {"file": self.file, "puzzle": self.puzzle, "task": self.task,
                 "backend": self.backend, "status": str(self.status), **fields,
                 "wall": round(self.wall, 6), "effort": self.effort}
+
+    def as_line(self) -> str:
+        """One line: the file, the answer, what the manifest expects, the time."""
+        line = f"{self.file}: {self.short}"
+        if self.task == "check" and "verdict" in self.fields:
+            line += f" ({self.fields['verdict']})"
+        if self.expected is not None:
+            line += " as expected" if self.matches else f" but the manifest expects {self.expected}"
+        return f"{line} [{self.backend}, {self.wall:.2f} s]"
 
     def as_text(self) -> str:
         figures = ", ".join([self.backend, f"{self.wall:.3f} s"]
@@ -206,27 +240,81 @@ def _backend_options(args: Any) -> dict[str, Any]:
 
 
 def run_files(args: Any) -> int:
-    codes = []
-    for path in map(str, instance_files(args.files)):
-        try:
-            kind_, parsed = load_puzzle(path, args.puzzle)
-            variants = rule_variants(kind_, parsed, path, args)
-            answers = []
-            for file, puzzle in variants:
-                reasons = kind_.call("validate", puzzle) if kind_.validate else []
-                if reasons:
-                    answers.append(_invalid(kind_, puzzle, file, reasons, args))
-                    continue
-                answers += [TASKS[args.command](kind_, puzzle, file, backend, args)
-                            for backend in _backends_for(kind_, args)]
-        except InputError as error:
-            print(f"gridcp: {error}", file=sys.stderr)
-            codes.append(USAGE)
-            continue
-        for answer in answers:
-            print(json.dumps(answer.as_json()) if args.json else answer.as_text(), flush=True)
-            codes.append(answer.exit_code)
+    files = list(map(str, instance_files(args.files)))
+    if not files:
+        raise GridcpError(f"no puzzle files in {', '.join(args.files)}")
+    codes, tally = [], Tally()
+    with Progress(len(files), args.command) as progress:
+        for path in files:
+            progress.step(path)
+            try:
+                answers = _answers(path, args)
+            except InputError as error:
+                progress.say(f"gridcp: {error}")
+                codes.append(USAGE)
+                tally.bad += 1
+                continue
+            for answer in answers:
+                shown = (json.dumps(answer.as_json()) if args.json
+                         else answer.as_line() if args.brief else answer.as_text())
+                progress.say(shown, out=sys.stdout)
+                codes.append(answer.exit_code)
+                tally.add(answer)
+    if len(files) > 1 or args.manifest:
+        print(tally.summary(), file=sys.stderr if args.json else sys.stdout, flush=True)
     return worst(codes)
+
+
+def _answers(path: str, args: Any) -> list[Answer]:
+    """Every answer of the command on one file, under each of its rule sets."""
+    kind_, parsed = load_puzzle(path, args.puzzle)
+    answers = []
+    for variant in rule_variants(kind_, parsed, path, args):
+        reasons = kind_.call("validate", variant.puzzle) if kind_.validate else []
+        if reasons:
+            found = [_invalid(kind_, variant.puzzle, variant.name, reasons, args)]
+        else:
+            found = [TASKS[args.command](kind_, variant.puzzle, variant.name, backend, args)
+                     for backend in _backends_for(kind_, args)]
+        if args.manifest:
+            for answer in found:
+                answer.expected = expected(Path(path), kind_, variant.rules, args.command)
+        answers += found
+    return answers
+
+
+@dataclass
+class Tally:
+    """What a run over many files answered, for its summary line."""
+
+    statuses: Counter = field(default_factory=Counter)
+    matched: int = 0
+    differ: int = 0
+    unlisted: int = 0
+    bad: int = 0
+    start: float = field(default_factory=time.perf_counter)
+
+    def add(self, answer: Answer) -> None:
+        self.statuses[str(answer.status)] += 1
+        if answer.matches is None:
+            self.unlisted += 1
+        elif answer.matches:
+            self.matched += 1
+        else:
+            self.differ += 1
+
+    def summary(self) -> str:
+        answers = sum(self.statuses.values())
+        words = ", ".join(f"{n} {status.lower()}" for status, n in self.statuses.most_common())
+        line = f"gridcp: {answers} answers ({words or 'none'})"
+        if self.bad:
+            line += f", {self.bad} unreadable files"
+        if self.matched or self.differ:
+            line += ("; every answer matches the manifest" if not self.differ
+                     else f"; {self.differ} differ from the manifest")
+            if self.unlisted:
+                line += f" ({self.unlisted} not listed)"
+        return line + f"; {time.perf_counter() - self.start:.1f} s"
 
 
 def _invalid(kind_: PuzzleKind, puzzle: Any, file: str, reasons: list[str], args: Any) -> Answer:
@@ -311,6 +399,11 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
         sub.add_argument("files", nargs="+", metavar="FILE|DIR")
         add_common_arguments(sub)
         sub.add_argument("--backend", help="backend name, or 'all' (default: the fastest)")
+        sub.add_argument("--manifest", action="store_true",
+                         help="run each file under every rule set its manifest.tsv lists and "
+                              "hold each answer to the one it expects: exit 0 when all match")
+        sub.add_argument("--brief", action="store_true",
+                         help="one line per answer instead of the board")
         if name == "solve":
             sub.add_argument("--method", help="a variant of the backend's algorithm "
                              "(futoshiki search: seed; lianliankan search: greedy)")

@@ -417,8 +417,8 @@ def run_crosscheck(args: argparse.Namespace) -> int:
         except InputError as error:
             bad(error)
             continue
-        for source, variant in variants:
-            verdict = crosscheck(kind_, variant, source, time_limit=args.time_limit,
+        for variant in variants:
+            verdict = crosscheck(kind_, variant.puzzle, variant.name, time_limit=args.time_limit,
                                  backends=backends)
             codes.append(_show(verdict, kind_, None, args.json))
     return worst(codes) if codes else USAGE

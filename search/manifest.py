@@ -110,3 +110,32 @@ def with_defaults(kind_: PuzzleKind, rules: dict[str, Any] | None) -> dict[str, 
         out[option.dest] = option.kwargs.get("default", False if flag else None)
     out.update(rules or {})
     return {k: v for k, v in out.items() if v is not None}
+
+
+# ---------------------------------------------------------------- answers held to the manifest
+
+
+def expected(path: Path, kind_: PuzzleKind, rules: dict[str, Any], task: str) -> str | None:
+    """What the nearest manifest expects of ``task`` on this file under
+    ``rules``, in that task's words (solve: SOLVED or UNSAT; count: the
+    number; check: yes or no), derived from whichever row decides it; None
+    where no row does."""
+    resolved = path.resolve()
+    manifest = next((folder / "manifest.tsv" for folder in resolved.parents
+                     if (folder / "manifest.tsv").exists()), None)
+    if manifest is None:
+        return None
+    rows = {row.task: row.expected for row in _manifest(manifest)
+            if row.path.resolve() == resolved and options_of(row.rules, kind_, manifest) == rules}
+    if task in rows:
+        return rows[task]
+    if task == "solve":
+        if "count" in rows:
+            return "SOLVED" if int(rows["count"]) else "UNSAT"
+        if "unique" in rows:
+            return "UNSAT" if rows["unique"] == "UNSAT" else "SOLVED"
+    if task == "count" and rows.get("unique") in ("UNSAT", "UNIQUE"):
+        return "0" if rows["unique"] == "UNSAT" else "1"
+    if task == "count" and rows.get("solve") == "UNSAT":
+        return "0"
+    return None

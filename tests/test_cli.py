@@ -72,7 +72,10 @@ def test_bad_input_never_prints_a_traceback(tmp_path: Path) -> None:
                            *files], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert done.returncode == 2
     assert "Traceback" not in done.stderr
-    assert len(done.stderr.strip().splitlines()) == len(files)
+    lines = done.stderr.strip().splitlines()
+    progress = [line for line in lines if line.startswith("gridcp: count ")]
+    assert len(progress) == len(files)  # a plain progress line per file, stderr not a terminal
+    assert len(lines) - len(progress) == len(files)  # and one message per bad file
 
 
 def test_solve_prints_verified_board_and_exit_0(good: Path, capsys) -> None:
@@ -178,3 +181,21 @@ def test_limits_must_be_positive_numbers(words: list[str], good: Path, capsys) -
     with pytest.raises(SystemExit) as stop:
         main([*words, str(good)])
     assert stop.value.code == 2 and "argument --" in capsys.readouterr().err
+
+
+def test_manifest_holds_answers_to_the_expected_ones(capsys) -> None:
+    folder = ROOT / "instances" / "lianliankan" / "handmade"
+    code, out, err = run(["solve", "--manifest", "--brief", str(folder)], capsys)
+    lines = out.splitlines()
+    assert code == 0 and lines[-1].startswith("gridcp: ")
+    assert "every answer matches the manifest" in lines[-1]
+    assert "ring.llk [border]: SOLVED as expected" in out  # listed with the ring rule
+    assert "ring.llk: UNSAT as expected" in out  # and without
+
+
+def test_manifest_mismatch_is_a_no(tmp_path: Path, capsys) -> None:
+    (tmp_path / "manifest.tsv").write_text("file\ttask\trules\texpected\tnote\n"
+                                           "a.fut\tcount\t\t5\twrong on purpose\n")
+    (tmp_path / "a.fut").write_text(GOOD)
+    code, out, _ = run(["count", "--manifest", "--brief", str(tmp_path / "a.fut")], capsys)
+    assert code == 1 and "but the manifest expects 5" in out
