@@ -18,12 +18,10 @@ import csv
 import functools
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from search.core import InputError
-
-if TYPE_CHECKING:
-    from search.registry import PuzzleKind
+from search.puzzlekind import PuzzleKind
 
 COLUMNS = ("file", "task", "rules", "expected", "note")
 TASKS = ("count", "unique", "solve", "check")
