@@ -120,7 +120,9 @@ class Answer:
         return f"{line} [{self.backend}, {self.wall:.2f} s]"
 
     def as_text(self) -> str:
-        figures = ", ".join([self.backend, f"{self.wall:.3f} s"]
+        engine = self.fields.get("engine")
+        by = self.backend if engine in (None, self.backend) else f"{self.backend}: {engine}"
+        figures = ", ".join([by, f"{self.wall:.3f} s"]
                             + [f"{k} {v:g}" for k, v in self.effort.items()])
         head = f"{self.file}: {self.status}"
         if "count" in self.fields:
