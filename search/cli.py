@@ -383,6 +383,12 @@ def run_generate(args: Any) -> int:
     return kind(args.puzzle_kind).call("generate", args)
 
 
+def run_draw(args: Any) -> int:
+    from search.draw.command import run  # the drawing code loads for this command only
+
+    return run(args)
+
+
 # ---------------------------------------------------------------- the parser
 
 
@@ -418,6 +424,23 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     sub.add_argument("--puzzle", choices=PUZZLES, help="the puzzle kind (default: detected)")
     sub.add_argument("-o", "--out", metavar="DIR", help="write FILE.txt files here")
     sub.set_defaults(run=run_convert)
+    text = "draw each puzzle, its solution or its verdict (SVG, PNG or HTML)"
+    sub = commands.add_parser("draw", help=text, description=text, epilog=(
+        "-o FILE.svg|.png|.html for one puzzle, -o DIR for several (default: here), "
+        "-o - for standard output.  Exit codes: as solve / check with --solve / --check, "
+        "else 0 once drawn; 2 bad usage or input."))
+    sub.add_argument("files", nargs="+", metavar="FILE|DIR")
+    add_common_arguments(sub)
+    shown = sub.add_mutually_exclusive_group()
+    shown.add_argument("--solve", action="store_true", help="draw a solution")
+    shown.add_argument("--check", action="store_true", help="draw the verdict; an ambiguous "
+                       "puzzle's two solutions side by side, the cells where they differ marked")
+    shown.add_argument("--solution", metavar="FILE", help="draw this solution file")
+    sub.add_argument("--backend", help="backend for --solve / --check (default: the fastest)")
+    sub.add_argument("-o", "--out", metavar="OUT", help="the picture file, or a folder")
+    sub.add_argument("--format", choices=("svg", "png", "html"),
+                     help="picture format when -o is a folder (default: svg)")
+    sub.set_defaults(run=run_draw)
     words = sys.argv[1:] if argv is None else argv
     generating = words[1] if len(words) > 1 and words[0] == "generate" else None
     sub = commands.add_parser("generate", help="generate puzzles")

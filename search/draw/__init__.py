@@ -1,0 +1,71 @@
+"""Pictures of puzzles and solutions: SVG (no dependency), PNG (matplotlib,
+the ``plots`` extra) and a self-contained HTML page.
+
+One drawing module per puzzle (``futoshiki``, ``numberlink``,
+``lianliankan``) turns a puzzle, and a solution if any, into a ``Picture``
+built from the few shapes of ``svg``; ``figure`` puts one or two of them under
+a title; ``write`` saves a figure by the file's suffix.  Only ``gridcp draw``
+and the models' ``_repr_svg_`` import this package.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Sequence
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from search.draw.svg import Picture, beside, to_string
+
+FORMATS = (".svg", ".png", ".html")
+
+
+def drawer(puzzle: Any) -> ModuleType:
+    """The drawing module of a puzzle: ``search.draw.<puzzle>`` for a model of
+    ``search.<puzzle>.model``."""
+    package = type(puzzle).__module__.split(".")[1]
+    return importlib.import_module(f"search.draw.{package}")
+
+
+def figure(puzzle: Any, solutions: Sequence[Any] = (), *, title: str = "",
+           captions: Sequence[str] = (), steps: bool = False) -> Picture:
+    """The puzzle alone, with its solution, or beside a second solution with
+    the cells where the two differ marked on both."""
+    module = drawer(puzzle)
+    marked: frozenset = frozenset()
+    if len(solutions) == 2:
+        marked = module.differences(puzzle, *solutions)
+    panels = [module.draw(puzzle, solution, marked=marked, steps=steps)
+              for solution in (solutions or [None])]
+    captions = list(captions) + [""] * (len(panels) - len(captions))
+    return beside(list(zip(captions, panels)), title)
+
+
+def svg(puzzle: Any, solution: Any = None) -> str:
+    """A puzzle, with a solution if given, as SVG text."""
+    return to_string(drawer(puzzle).draw(puzzle, solution))
+
+
+def solution_svg(solution: Any) -> str:
+    """A solution on its own, on a stand-in board just large enough, as SVG text."""
+    module = drawer(solution)
+    return to_string(module.draw(module.stand_in(solution), solution))
+
+
+def write(picture: Picture, path: str | Path, title: str = "") -> None:
+    """Save ``picture`` as SVG, PNG or HTML, by the suffix of ``path``."""
+    target = Path(path)
+    suffix = target.suffix.lower()
+    if suffix == ".svg":
+        target.write_text(to_string(picture) + "\n", encoding="utf-8")
+    elif suffix == ".png":
+        from search.draw.png import write_png
+
+        write_png(picture, target)
+    elif suffix == ".html":
+        from search.draw.page import page
+
+        target.write_text(page(picture, title), encoding="utf-8")
+    else:
+        raise ValueError(f"no picture format for {suffix!r} (known: {', '.join(FORMATS)})")

@@ -1,0 +1,219 @@
+"""``gridcp draw FILE... [-o OUT]``: a picture of each puzzle, of its solution
+(``--solve``, ``--solution FILE``) or of its verdict (``--check``: for an
+ambiguous puzzle, two solutions side by side, the cells where they differ
+marked).  The format follows the suffix of ``-o`` or ``--format``: SVG (the
+default), PNG (matplotlib) or HTML (one page, nothing from the network; a
+Lianliankan clearing steps move by move).
+
+Exit codes as ``solve`` and ``check``: with ``--solve`` or ``--check`` the
+answer's (0 yes, 1 no, 3 a limit), otherwise 0 once drawn; 2 bad usage or input.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from search.cli import NO, UNDECIDED, USAGE, YES, rule_variants, worst
+from search.core import GridcpError, InputError, Status
+from search.draw import FORMATS, drawer, figure, write
+from search.draw.svg import to_string
+from search.registry import PuzzleKind, instance_files, load_puzzle, read_text
+
+EXIT_OF_OK = {True: YES, False: NO, None: UNDECIDED}
+
+
+@dataclass(frozen=True)
+class Drawing:
+    """What one picture shows: a title, the solutions (none, one or two) and the exit code."""
+
+    title: str
+    solutions: tuple[Any, ...] = ()
+    code: int = YES
+    verdict: str = ""
+
+
+def run(args: Any) -> int:
+    files = instance_files(args.files)
+    if not files:
+        raise GridcpError("no puzzle files found in " + ", ".join(args.files))
+    if args.solution and len(files) != 1:
+        raise GridcpError(f"--solution goes with one puzzle file, not {len(files)}")
+    targets = _targets(files, args.out, args.format)
+    codes = []
+    for path, target in zip(map(str, files), targets):
+        try:
+            kind_, parsed = load_puzzle(path, args.puzzle)
+            variants = rule_variants(kind_, parsed, path, args)
+            for label, puzzle in variants:
+                drawing = _drawing(kind_, puzzle, label, args)
+                out = target if len(variants) == 1 else _labelled(target, label)
+                _write(puzzle, drawing, out, args.format)
+                _tell(args, label, out, drawing)
+                codes.append(drawing.code)
+        except InputError as error:
+            print(f"gridcp: {error}", file=sys.stderr)
+            codes.append(USAGE)
+    return worst(codes)
+
+
+# ---------------------------------------------------------------- what to draw
+
+
+def _drawing(kind_: PuzzleKind, puzzle: Any, label: str, args: Any) -> Drawing:
+    name = f"{Path(label).name} ({kind_.call('describe', puzzle)})"
+    if args.solution:
+        solution = read_solution(kind_, puzzle, args.solution)
+        return Drawing(f"{name}\nsolution {Path(args.solution).name}", (solution,))
+    if not (args.solve or args.check):
+        return Drawing(name)
+    reasons = kind_.call("validate", puzzle) if kind_.validate else []
+    if reasons:
+        return Drawing(f"{name}\nINVALID: {reasons[0]}", (), NO, "INVALID")
+    if args.solve:
+        engine = args.backend or kind_.default_backend("solve")
+        result = kind_.backend(engine).solve(puzzle, time_limit=args.time_limit)
+        found = () if result.solution is None else (result.solution,)
+        _verified(kind_, puzzle, found, label)
+        return Drawing(f"{name}\n{result.status} by {engine}", found,
+                       EXIT_OF_OK[{Status.SOLVED: True, Status.LIMIT: None}.get(result.status,
+                                                                                 False)],
+                       str(result.status))
+    ok, verdict, solutions, rules = certificates(kind_, puzzle, args.backend, args.time_limit)
+    _verified(kind_, rules, solutions, label)
+    title = f"{name}\n{verdict}"
+    if len(solutions) == 2:
+        differ = len(drawer(puzzle).differences(puzzle, *solutions))
+        title += f"\nthe two solutions differ in {differ} cells (marked)"
+    return Drawing(title, solutions, EXIT_OF_OK[ok], verdict)
+
+
+def certificates(kind_: PuzzleKind, puzzle: Any, backend: str | None,
+                 time_limit: float | None) -> tuple[bool | None, str, tuple[Any, ...], Any]:
+    """The check's answer (ok, verdict) and its evidence: two solutions for an
+    ambiguous puzzle, else the solution if any; and the puzzle under the rules
+    those solutions keep.
+
+    Issue 17 gives every check its certificates (``CheckReport.solutions``);
+    until then the pair comes from a backend's ``unique``.  Once it lands,
+    this function is ``report = <the check>; return report.ok,
+    report.verdict, report.solutions, puzzle`` (with the rules of the pair if
+    the report names them).
+    """
+    if kind_.check is not None:
+        report = kind_.call("check", puzzle, backend=backend, time_limit=time_limit)
+        ok, verdict, status = report.ok, report.verdict, report.status
+        found = () if report.solution is None else (report.solution,)
+    else:
+        engine = backend or kind_.default_backend("unique")
+        result = kind_.backend(engine).unique(puzzle, time_limit=time_limit)
+        status, verdict, found = result.status, str(result.status), result.solutions
+        ok = {Status.UNIQUE: True, Status.LIMIT: None}.get(status, False)
+    if status is not Status.MULTIPLE or len(found) >= 2:
+        return ok, verdict, found, puzzle
+    # Numberlink's check counts lenient solutions: two full covers if there are,
+    # else two lenient solutions.
+    lenient = [kind_.call("apply_options", puzzle, {"lenient": True})] if any(
+        option.dest == "lenient" for option in kind_.options) else []
+    for rules in [puzzle, *lenient]:
+        pair = kind_.backend(kind_.default_backend("unique")).unique(rules,
+                                                                    time_limit=time_limit)
+        if len(pair.solutions) == 2:
+            return ok, verdict, pair.solutions, rules
+    return ok, verdict, found, puzzle
+
+
+def read_solution(kind_: PuzzleKind, puzzle: Any, path: str) -> Any:
+    """A solution file in the puzzle's own solution format, checked by ``verify``."""
+    text = read_text(path)
+    if kind_.name == "numberlink":
+        from search.numberlink.io import parse_solution
+
+        solution = parse_solution(puzzle, text, path)
+    elif kind_.name == "lianliankan":
+        from search.lianliankan.io import parse_solution
+
+        solution = parse_solution(text, puzzle, path)
+    elif kind_.name == "futoshiki":  # a filled-in square in any Futoshiki format
+        from search.futoshiki.model import Solution
+
+        filled = kind_.call("parse", text, path)
+        if filled.n != puzzle.n or not filled.complete:
+            raise InputError(f"a solution is a filled-in {puzzle.n} x {puzzle.n} square", path)
+        solution = Solution(filled.givens)
+    else:
+        raise InputError(f"{kind_.name} has no solution file format", path)
+    _verified(kind_, puzzle, (solution,), path)
+    return solution
+
+
+def _verified(kind_: PuzzleKind, puzzle: Any, solutions: tuple[Any, ...], source: str) -> None:
+    for solution in solutions:
+        problems = kind_.call("verify", puzzle, solution)
+        if problems:
+            raise InputError("the solution breaks the rules: " + "; ".join(problems[:3]), source)
+
+
+# ---------------------------------------------------------------- where it goes
+
+
+def _targets(files: list[Path], out: str | None, fmt: str | None) -> list[Path]:
+    """The picture file of each puzzle file: ``-o FILE`` for one puzzle, else
+    ``OUT/`` (default: here) + the path below the files' common folder."""
+    if out == "-":
+        if len(files) != 1 or fmt == "png":
+            raise GridcpError("-o - (standard output) takes one SVG or HTML picture")
+        return [Path("-")]
+    suffix = Path(out).suffix.lower() if out else ""
+    if suffix in FORMATS and not (out and Path(out).is_dir()):
+        if len(files) != 1:
+            raise GridcpError(f"-o {out} names one picture, but there are {len(files)} "
+                              "puzzles: give a folder")
+        if fmt and f".{fmt}" != suffix:
+            raise GridcpError(f"-o {out} and --format {fmt} disagree")
+        return [Path(out)]  # type: ignore[arg-type]
+    if suffix:
+        raise GridcpError(f"-o {out}: no picture format {suffix!r} "
+                          f"(known: {', '.join(FORMATS)}; a folder has no suffix)")
+    folder = Path(out or ".")
+    ending = f".{fmt or 'svg'}"
+    if len(files) == 1:
+        return [folder / files[0].with_suffix(ending).name]
+    common = Path(os.path.commonpath([f.resolve().parent for f in files]))
+    return [folder / f.resolve().relative_to(common).with_suffix(ending) for f in files]
+
+
+def _labelled(target: Path, label: str) -> Path:
+    """``ring.svg`` for the rules ``[border]`` -> ``ring-border.svg``."""
+    rules = label.rpartition("[")[2].rstrip("]").replace(",", "-").replace(" ", "")
+    return target.with_name(f"{target.stem}-{rules}{target.suffix}") if "[" in label else target
+
+
+def _write(puzzle: Any, drawing: Drawing, out: Path, fmt: str | None) -> None:
+    html = out.suffix == ".html" or str(out) == "-" and fmt == "html"
+    captions = ("solution A", "solution B") if len(drawing.solutions) == 2 else ()
+    picture = figure(puzzle, drawing.solutions, title=drawing.title, captions=captions,
+                     steps=html)
+    if str(out) == "-":
+        from search.draw.page import page
+
+        sys.stdout.write(page(picture, drawing.title) if html else to_string(picture) + "\n")
+        return
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        write(picture, out, drawing.title)
+    except OSError as error:
+        raise GridcpError(f"cannot write {out}: {error.strerror}") from None
+
+
+def _tell(args: Any, label: str, out: Path, drawing: Drawing) -> None:
+    if args.json:
+        print(json.dumps({"file": label, "picture": str(out), "title": drawing.title,
+                          **({"verdict": drawing.verdict} if drawing.verdict else {})}),
+              flush=True)
+    elif str(out) != "-":
+        print(f"{label} -> {out}", file=sys.stderr)
