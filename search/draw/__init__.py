@@ -48,9 +48,8 @@ def svg(puzzle: Any, solution: Any = None) -> str:
 
 
 def solution_svg(solution: Any) -> str:
-    """A solution on its own, on a stand-in board just large enough, as SVG text."""
-    module = drawer(solution)
-    return to_string(module.draw(module.stand_in(solution), solution))
+    """A solution on its own (it does not hold its puzzle), as SVG text."""
+    return to_string(drawer(solution).alone(solution))
 
 
 def write(picture: Picture, path: str | Path, title: str = "") -> None:

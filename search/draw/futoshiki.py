@@ -57,9 +57,9 @@ def differences(puzzle: Futoshiki, first: Solution, second: Solution) -> frozens
     return frozenset(cell for cell in puzzle.cells if first.value(cell) != second.value(cell))
 
 
-def stand_in(solution: Solution) -> Futoshiki:
-    """A puzzle without givens or signs, to show a solution on its own."""
-    return Futoshiki.empty(len(solution.grid))
+def alone(solution: Solution) -> Picture:
+    """A solution on its own: its square, without givens or signs."""
+    return draw(Futoshiki.empty(len(solution.grid)), solution)
 
 
 def _corner(cell: Cell) -> tuple[float, float]:

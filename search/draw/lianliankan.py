@@ -102,16 +102,20 @@ def tiles(board: Board, moves: tuple[Move, ...]) -> list[Tile]:
             for first, removed in zip(cells, gone)]
 
 
-def stand_in(solution: Solution) -> Board:
-    """An empty board just large enough for the moves (with the ring if a line
-    uses it), to show a clearing on its own."""
-    cells = [cell for move in solution.moves for cell in move.line()]
-    outside = any(r < 0 or c < 0 for r, c in cells)
+def alone(solution: Solution) -> Picture:
+    """A clearing on its own: a board just large enough for its tiles (with the
+    ring if a line uses it), each tile showing the number of its move, for
+    lack of its picture."""
+    cells = [cell for move in solution.moves for cell in (move.a, move.b)]
     height = max((r for r, _ in cells), default=0) + 1
     width = max((c for _, c in cells), default=0) + 1
-    if outside:  # a line through the ring at the far side lies one past the board
-        height, width = height - 1, width - 1
-    return Board(tuple((0,) * max(width, 1) for _ in range(max(height, 1))), border=outside)
+    grid = [[0] * width for _ in range(height)]
+    for number, move in enumerate(solution.moves, start=1):
+        for r, c in (move.a, move.b):  # under gravity a cell may come again: keep the first
+            grid[r][c] = grid[r][c] or number
+    outside = any(not (0 <= r < height and 0 <= c < width)
+                  for move in solution.moves for r, c in move.line())
+    return draw(Board(tuple(map(tuple, grid)), border=outside))
 
 
 def _tile(root, board: Board, tile: Tile, steps: bool) -> None:

@@ -59,14 +59,14 @@ def differences(puzzle: Numberlink, first: Solution, second: Solution) -> frozen
     return frozenset(cell for cell in one.keys() | two.keys() if one.get(cell) != two.get(cell))
 
 
-def stand_in(solution: Solution) -> Numberlink:
-    """A board just large enough for the paths, their ends labelled 1, 2, ...,
-    to show a solution on its own."""
+def alone(solution: Solution) -> Picture:
+    """A solution on its own: its paths on a board just large enough, their
+    ends labelled 1, 2, ... (blocked cells unknown)."""
     cells = [cell for path in solution.paths for cell in path]
     height = max((r for r, _ in cells), default=0) + 1
     width = max((c for _, c in cells), default=0) + 1
     pairs = tuple(Pair(str(i + 1), path[0], path[-1]) for i, path in enumerate(solution.paths))
-    return Numberlink(height, width, pairs)
+    return draw(Numberlink(height, width, pairs), solution)
 
 
 def _ends(root, index: int, pair: Pair) -> None:

@@ -87,7 +87,7 @@ def page(picture: Picture, title: str = "") -> str:
              f"<style>{STYLE}</style>", "</head>", "<body>"]
     if stepped:
         parts.append(NAV)
-    parts.append(to_string(picture))
+    parts.append(to_string(picture, inline=True))
     if stepped:
         parts.append(f"<script>{SCRIPT}</script>")
     parts += ["</body>", "</html>"]

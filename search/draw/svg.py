@@ -82,20 +82,20 @@ def text_width(words: str, size: float) -> float:
     return len(words) * size * 0.6
 
 
-def document(picture: Picture, **attrs: object) -> ET.Element:
-    """The ``<svg>`` root for a picture, on a white background."""
-    root = ET.Element("svg", {"xmlns": NS, "version": "1.1",
-                              "width": _value(picture.width), "height": _value(picture.height),
+def document(picture: Picture, inline: bool = False) -> ET.Element:
+    """The ``<svg>`` root for a picture, on a white background (``inline``: for
+    an HTML page, which needs no namespace)."""
+    root = ET.Element("svg", {"width": _value(picture.width), "height": _value(picture.height),
                               "viewBox": f"0 0 {_value(picture.width)} {_value(picture.height)}"})
-    for key, value in attrs.items():
-        root.set(_name(key), _value(value))
+    if not inline:
+        root.attrib = {"xmlns": NS, "version": "1.1", **root.attrib}
     shape("rect", root, width="100%", height="100%", fill=PAPER, class_="background")
     root.append(picture.body)
     return root
 
 
-def to_string(picture: Picture) -> str:
-    return ET.tostring(document(picture), encoding="unicode")
+def to_string(picture: Picture, inline: bool = False) -> str:
+    return ET.tostring(document(picture, inline), encoding="unicode")
 
 
 def _name(key: str) -> str:

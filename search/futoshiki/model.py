@@ -47,6 +47,12 @@ class Futoshiki:
     def complete(self) -> bool:
         return all(v for row in self.givens for v in row)
 
+    def _repr_svg_(self) -> str:
+        """A picture for Jupyter (the drawing code loads on first use)."""
+        from search.draw import svg
+
+        return svg(self)
+
 
 @dataclass(frozen=True)
 class Solution:
@@ -54,3 +60,9 @@ class Solution:
 
     def value(self, cell: Cell) -> int:
         return self.grid[cell[0]][cell[1]]
+
+    def _repr_svg_(self) -> str:
+        """A picture for Jupyter, on a stand-in board (a solution does not hold its puzzle)."""
+        from search.draw import solution_svg
+
+        return solution_svg(self)

@@ -56,6 +56,12 @@ class Board:
                     rows[r][c] = column[r]
         return replace(self, grid=tuple(tuple(row) for row in rows))
 
+    def _repr_svg_(self) -> str:
+        """A picture for Jupyter (the drawing code loads on first use)."""
+        from search.draw import svg
+
+        return svg(self)
+
 
 @dataclass(frozen=True)
 class Move:
@@ -74,3 +80,9 @@ class Solution:
     """A clearing sequence: the moves in the order they are played."""
 
     moves: tuple[Move, ...]
+
+    def _repr_svg_(self) -> str:
+        """A picture for Jupyter, on a stand-in board (a solution does not hold its puzzle)."""
+        from search.draw import solution_svg
+
+        return solution_svg(self)

@@ -58,6 +58,12 @@ class Numberlink:
             if (r, c) not in self.blocked
         )
 
+    def _repr_svg_(self) -> str:
+        """A picture for Jupyter (the drawing code loads on first use)."""
+        from search.draw import svg
+
+        return svg(self)
+
 
 @dataclass(frozen=True)
 class Solution:
@@ -75,3 +81,9 @@ class Solution:
     def cover(self) -> dict[Cell, int]:
         """Cell -> index of the path through it."""
         return {cell: i for i, path in enumerate(self.paths) for cell in path}
+
+    def _repr_svg_(self) -> str:
+        """A picture for Jupyter, on a stand-in board (a solution does not hold its puzzle)."""
+        from search.draw import solution_svg
+
+        return solution_svg(self)
