@@ -2,8 +2,10 @@
 colour), the ring outside the board when lines may use it, and a clearing.
 
 A clearing is drawn two ways.  As a still (SVG, PNG): every tile carries the
-number of the move that removes it (the lines are left out: each runs
-through cells emptied by earlier moves, where the still shows their tiles).
+number of the move that removes it and, without gravity, the lines run under
+the tiles (a line crosses cells emptied by earlier moves, where the still
+shows their tiles; under gravity the cells of a move are not the first
+board's, so the lines are left out).
 As steps (``steps=True``, for the HTML page): state s is the board after s
 moves with the line of move s + 1 and its two tiles highlighted.  An element
 that belongs to some states only carries ``data-show="a-b"`` (shown in
@@ -56,6 +58,11 @@ def draw(board: Board, solution: Solution | None = None, *,
               stroke_dasharray="4,4", class_="ring")
     shape("rect", root, x=_x(board, 0), y=_y(board, 0), width=board.width * CELL,
           height=board.height * CELL, fill=FLOOR, stroke=INK, stroke_width=1.5, class_="floor")
+    if not (steps or board.gravity):  # under gravity a move's cells are not the first board's
+        for number, move in enumerate(moves, start=1):
+            shape("polyline", root, points=points(_centre(board, c) for c in move.line()),
+                  fill="none", stroke=LINE, stroke_width=2, opacity=0.7,
+                  stroke_linejoin="round", class_="move", data_step=number)
     for tile in tiles(board, moves):
         _tile(root, board, tile, steps)
     if steps:
@@ -133,7 +140,8 @@ def _tile(root, board: Board, tile: Tile, steps: bool) -> None:
     text(node, x + CELL / 2, y + CELL / 2 + 1, str(tile.picture), CELL * 0.42,
          font_weight="bold", fill=ink_on(tile.picture - 1))
     if tile.removed_by and not steps:
-        text(node, x + CELL - 7, y + 7, str(tile.removed_by), 8, fill=INK, class_="order",
+        number = str(tile.removed_by)  # in the top right corner, inside the tile
+        text(node, x + CELL - 4 - 2.6 * len(number), y + 7, number, 8, fill=INK, class_="order",
              paint_order="stroke", stroke="#ffffff", stroke_width=2)
 
 
