@@ -7,11 +7,14 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import json
 import re
 import shutil
 import subprocess
+import sys
 import xml.etree.ElementTree as ET
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -91,6 +94,7 @@ def test_solutions_draw_one_element_per_path_or_move(relative):
         assert found["path"] == len(puzzle.pairs)
     else:
         assert found["order"] == 2 * len(solution.moves)  # each tile: the move that takes it
+        assert found["move"] == len(solution.moves)  # the lines, under the tiles
         stepped = classes(to_string(figure(puzzle, [solution], steps=True)))
         assert stepped["move"] == len(solution.moves)
         assert stepped["step-caption"] == len(solution.moves) + 1
@@ -204,6 +208,24 @@ def test_draw_a_contest_answer(tmp_path):
                  str(INSTANCES / "numberlink/adc2015/answers/A04.txt"), "-o", str(out)]) == 0
     _, puzzle = loaded("numberlink/adc2015/Q04.txt")
     assert classes(out.read_text())["path"] == len(puzzle.pairs)
+
+
+def test_each_rule_set_of_the_manifest_draws_its_own_picture(tmp_path, capsys):
+    ring = INSTANCES / "lianliankan/handmade/ring.llk"
+    assert main(["draw", "--check", "--manifest-rules", "--json", str(ring),
+                 "-o", str(tmp_path)]) == 1  # unsolvable without the ring
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [(Path(d["picture"]).name, d["verdict"]) for d in lines] == [
+        ("ring.svg", "UNSOLVABLE"), ("ring-border.svg", "SOLVABLE")]
+    assert classes((tmp_path / "ring-border.svg").read_text())["ring"] == 1
+
+
+def test_other_commands_do_not_load_the_drawing_code():
+    code = ("import sys; from search.cli import build_parser; build_parser(['solve', 'x']); "
+            "print(sorted(m for m in sys.modules if m.startswith('search.draw')))")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         cwd=INSTANCES.parent, check=True)
+    assert run.stdout.strip() == "[]"
 
 
 def test_draw_to_standard_output(capsys):

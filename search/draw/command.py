@@ -212,7 +212,8 @@ def _write(puzzle: Any, drawing: Drawing, out: Path, fmt: str | None) -> None:
 
 def _tell(args: Any, label: str, out: Path, drawing: Drawing) -> None:
     if args.json:
-        print(json.dumps({"file": label, "picture": str(out), "title": drawing.title,
+        print(json.dumps({"file": label, "picture": str(out),
+                          "title": "; ".join(drawing.title.splitlines()),
                           **({"verdict": drawing.verdict} if drawing.verdict else {})}),
               flush=True)
     elif str(out) != "-":
