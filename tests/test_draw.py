@@ -315,3 +315,15 @@ def test_the_page_shows_in_chromium_and_steps(tmp_path):
                  and "display: none" not in t]
         assert len(moved) == sum(1 for t in followed if step < len(t.cells)
                                  and t.cells[step] != t.cells[0])
+
+
+def test_a_backend_solution_that_fails_verify_is_never_drawn(tmp_path, monkeypatch):
+    import search.futoshiki.verify
+
+    monkeypatch.setattr(search.futoshiki.verify, "verify", lambda puzzle, solution: ["bad"])
+    out = tmp_path / "u.svg"
+    assert main(["draw", "--solve", str(INSTANCES / "futoshiki/tatham/u04_easy_1.tatham"),
+                 "-o", str(out)]) == 1
+    text = out.read_text()
+    assert "ERROR: the backend's solution fails verification: bad" in text
+    assert classes(text)["value"] == 0

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from search.cli import NO, UNDECIDED, USAGE, YES, rule_variants, worst
-from search.core import GridcpError, InputError, Status
+from search.cli import EXIT_OF_STATUS, NO, UNDECIDED, USAGE, YES, rule_variants, worst
+from search.core import Deadline, GridcpError, InputError, Status
 from search.draw import FORMATS, drawer, figure, write
 from search.draw.svg import to_string
 from search.registry import PuzzleKind, instance_files, load_puzzle, read_text
@@ -78,13 +78,13 @@ def _drawing(kind_: PuzzleKind, puzzle: Any, label: str, args: Any) -> Drawing:
         engine = args.backend or kind_.default_backend("solve")
         result = kind_.backend(engine).solve(puzzle, time_limit=args.time_limit)
         found = () if result.solution is None else (result.solution,)
-        _verified(kind_, puzzle, found, label)
-        return Drawing(f"{name}\n{result.status} by {engine}", found,
-                       EXIT_OF_OK[{Status.SOLVED: True, Status.LIMIT: None}.get(result.status,
-                                                                                 False)],
-                       str(result.status))
+        return (_failed(kind_, puzzle, found, name)
+                or Drawing(f"{name}\n{result.status} by {engine}", found,
+                           EXIT_OF_STATUS[result.status], str(result.status)))
     ok, verdict, solutions, rules = certificates(kind_, puzzle, args.backend, args.time_limit)
-    _verified(kind_, rules, solutions, label)
+    failed = _failed(kind_, rules, solutions, name)
+    if failed:
+        return failed
     title = f"{name}\n{verdict}"
     if len(solutions) == 2:
         differ = len(drawer(puzzle).differences(puzzle, *solutions))
@@ -104,6 +104,7 @@ def certificates(kind_: PuzzleKind, puzzle: Any, backend: str | None,
     report.verdict, report.solutions, puzzle`` (with the rules of the pair if
     the report names them).
     """
+    deadline = Deadline(time_limit)
     if kind_.check is not None:
         report = kind_.call("check", puzzle, backend=backend, time_limit=time_limit)
         ok, verdict, status = report.ok, report.verdict, report.status
@@ -120,8 +121,8 @@ def certificates(kind_: PuzzleKind, puzzle: Any, backend: str | None,
     lenient = [kind_.call("apply_options", puzzle, {"lenient": True})] if any(
         option.dest == "lenient" for option in kind_.options) else []
     for rules in [puzzle, *lenient]:
-        pair = kind_.backend(kind_.default_backend("unique")).unique(rules,
-                                                                    time_limit=time_limit)
+        pair = kind_.backend(kind_.default_backend("unique")).unique(
+            rules, time_limit=deadline.remaining())
         if len(pair.solutions) == 2:
             return ok, verdict, pair.solutions, rules
     return ok, verdict, found, puzzle
@@ -147,15 +148,21 @@ def read_solution(kind_: PuzzleKind, puzzle: Any, path: str) -> Any:
         solution = Solution(filled.givens)
     else:
         raise InputError(f"{kind_.name} has no solution file format", path)
-    _verified(kind_, puzzle, (solution,), path)
+    problems = kind_.call("verify", puzzle, solution)
+    if problems:
+        raise InputError("the solution breaks the rules: " + "; ".join(problems[:3]), path)
     return solution
 
 
-def _verified(kind_: PuzzleKind, puzzle: Any, solutions: tuple[Any, ...], source: str) -> None:
+def _failed(kind_: PuzzleKind, puzzle: Any, solutions: tuple[Any, ...],
+            name: str) -> Drawing | None:
+    """ERROR (the puzzle alone) if a backend's solution fails ``verify``: never draw it."""
     for solution in solutions:
         problems = kind_.call("verify", puzzle, solution)
         if problems:
-            raise InputError("the solution breaks the rules: " + "; ".join(problems[:3]), source)
+            return Drawing(f"{name}\nERROR: the backend's solution fails verification: "
+                           f"{problems[0]}", (), NO, str(Status.ERROR))
+    return None
 
 
 # ---------------------------------------------------------------- where it goes
