@@ -128,10 +128,8 @@ def test_two_solutions_side_by_side_mark_where_they_differ():
     kind_, puzzle = loaded("numberlink/generated/numberlink_7x7_seed_3.nl")
     pair = kind_.backend("search").unique(puzzle).solutions
     assert len(pair) == 2
-    found = classes(to_string(figure(puzzle, pair)))
-    from search.draw.numberlink import differences
-
-    differ = differences(puzzle, *pair)
+    differ = kind_.call("differences", puzzle, *pair)
+    found = classes(to_string(figure(puzzle, pair, marked=differ)))
     assert differ and found["differs"] == 2 * len(differ)
     assert found["path"] == 2 * len(puzzle.pairs)
 
@@ -196,6 +194,11 @@ def test_draw_check_shows_two_solutions_and_exits_as_check(tmp_path):
                  "-o", str(out)]) == 1
     found = classes(out.read_text())
     assert found["futoshiki"] == 2 and found["caption"] == 2 and found["differs"] > 0
+    out = tmp_path / "example.svg"  # not well-designed: two lenient solutions
+    assert main(["draw", "--check", str(INSTANCES / "numberlink/tdzdd/example.dat"),
+                 "-o", str(out)]) == 1
+    found = classes(out.read_text())
+    assert found["numberlink"] == 2 and found["path"] == 4 and found["differs"] > 0
     out = tmp_path / "u.svg"
     assert main(["draw", "--check", str(INSTANCES / "futoshiki/tatham/u04_easy_1.tatham"),
                  "-o", str(out)]) == 0

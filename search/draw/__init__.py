@@ -11,7 +11,7 @@ and the models' ``_repr_svg_`` import this package.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -29,13 +29,13 @@ def drawer(puzzle: Any) -> ModuleType:
 
 
 def figure(puzzle: Any, solutions: Sequence[Any] = (), *, title: str = "",
-           captions: Sequence[str] = (), steps: bool = False) -> Picture:
-    """The puzzle alone, with its solution, or beside a second solution with
-    the cells where the two differ marked on both."""
+           captions: Sequence[str] = (), marked: Iterable[Any] = (),
+           steps: bool = False) -> Picture:
+    """The puzzle alone, with its solution, or two solutions side by side with
+    the ``marked`` cells (where they differ: the kind's ``differences``)
+    marked on both."""
     module = drawer(puzzle)
-    marked: frozenset = frozenset()
-    if len(solutions) == 2:
-        marked = module.differences(puzzle, *solutions)
+    marked = frozenset(marked)
     panels = [module.draw(puzzle, solution, marked=marked, steps=steps)
               for solution in (solutions or [None])]
     captions = list(captions) + [""] * (len(panels) - len(captions))

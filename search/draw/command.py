@@ -18,13 +18,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from search.cli import EXIT_OF_STATUS, NO, UNDECIDED, USAGE, YES, rule_variants, worst
-from search.core import Deadline, GridcpError, InputError, Status
-from search.draw import FORMATS, drawer, figure, write
+from search.arguments import NO, UNDECIDED, USAGE, YES, rule_variants, worst
+from search.core import CheckReport, Deadline, GridcpError, InputError, Status
+from search.draw import FORMATS, figure, write
 from search.draw.svg import to_string
-from search.registry import PuzzleKind, instance_files, load_puzzle, read_text
+from search.puzzlekind import PuzzleKind
+from search.registry import instance_files, load_puzzle, read_text
 
 EXIT_OF_OK = {True: YES, False: NO, None: UNDECIDED}
+SOLVE_OK = {Status.SOLVED: True, Status.LIMIT: None}  # any other status answers no
 
 
 @dataclass(frozen=True)
@@ -35,6 +37,7 @@ class Drawing:
     solutions: tuple[Any, ...] = ()
     code: int = YES
     verdict: str = ""
+    marked: tuple[Any, ...] = ()  # cells where two solutions differ
 
 
 def run(args: Any) -> int:
@@ -80,52 +83,53 @@ def _drawing(kind_: PuzzleKind, puzzle: Any, label: str, args: Any) -> Drawing:
         found = () if result.solution is None else (result.solution,)
         return (_failed(kind_, puzzle, found, name)
                 or Drawing(f"{name}\n{result.status} by {engine}", found,
-                           EXIT_OF_STATUS[result.status], str(result.status)))
-    ok, verdict, solutions, rules = certificates(kind_, puzzle, args.backend, args.time_limit)
+                           EXIT_OF_OK[SOLVE_OK.get(result.status, False)], str(result.status)))
+    deadline = Deadline(args.time_limit)
+    report = check(kind_, puzzle, args.backend, args.time_limit)
+    solutions, rules = evidence(kind_, puzzle, report, deadline.remaining())
     failed = _failed(kind_, rules, solutions, name)
     if failed:
         return failed
-    title = f"{name}\n{verdict}"
-    if len(solutions) == 2:
-        differ = len(drawer(puzzle).differences(puzzle, *solutions))
-        title += f"\nthe two solutions differ in {differ} cells (marked)"
-    return Drawing(title, solutions, EXIT_OF_OK[ok], verdict)
+    title, marked = f"{name}\n{report.verdict}", ()
+    if len(solutions) == 2 and kind_.differences is not None:
+        marked = tuple(kind_.call("differences", rules, *solutions))
+        title += f"\nthe two solutions differ in {len(marked)} cells (marked)"
+    return Drawing(title, solutions, EXIT_OF_OK[report.ok], report.verdict, marked)
 
 
-def certificates(kind_: PuzzleKind, puzzle: Any, backend: str | None,
-                 time_limit: float | None) -> tuple[bool | None, str, tuple[Any, ...], Any]:
-    """The check's answer (ok, verdict) and its evidence: two solutions for an
-    ambiguous puzzle, else the solution if any; and the puzzle under the rules
-    those solutions keep.
+def check(kind_: PuzzleKind, puzzle: Any, backend: str | None,
+          time_limit: float | None) -> CheckReport:
+    """The verdict as ``gridcp check`` gives it: the puzzle's own check (several
+    engines) when no backend is named, else that backend's."""
+    if backend is None and kind_.check is not None:
+        return kind_.call("check", puzzle, time_limit=time_limit)
+    name = backend or kind_.default_backend("check")
+    return kind_.backend(name).check(puzzle, time_limit=time_limit)
 
-    Issue 17 gives every check its certificates (``CheckReport.solutions``);
-    until then the pair comes from a backend's ``unique``.  Once it lands,
-    this function is ``report = <the check>; return report.ok,
-    report.verdict, report.solutions, puzzle`` (with the rules of the pair if
-    the report names them).
+
+def evidence(kind_: PuzzleKind, puzzle: Any, report: CheckReport,
+             time_limit: float | None) -> tuple[tuple[Any, ...], Any]:
+    """The solutions behind a verdict and the puzzle under the rules they keep.
+
+    A "no" by multiplicity that comes without its two solutions (the
+    Numberlink check's frontier counts and keeps none) gets them from the
+    default ``unique`` backend: two under the puzzle's rules if there are,
+    else, for Numberlink, two lenient ones (the rule its check counts under).
+    Once every check carries its pair this is ``report.solutions,
+    report.rules or puzzle``.
     """
+    rules = report.rules or puzzle
+    if report.status is not Status.MULTIPLE or len(report.solutions) >= 2:
+        return report.solutions, rules
     deadline = Deadline(time_limit)
-    if kind_.check is not None:
-        report = kind_.call("check", puzzle, backend=backend, time_limit=time_limit)
-        ok, verdict, status = report.ok, report.verdict, report.status
-        found = () if report.solution is None else (report.solution,)
-    else:
-        engine = backend or kind_.default_backend("unique")
-        result = kind_.backend(engine).unique(puzzle, time_limit=time_limit)
-        status, verdict, found = result.status, str(result.status), result.solutions
-        ok = {Status.UNIQUE: True, Status.LIMIT: None}.get(status, False)
-    if status is not Status.MULTIPLE or len(found) >= 2:
-        return ok, verdict, found, puzzle
-    # Numberlink's check counts lenient solutions: two full covers if there are,
-    # else two lenient solutions.
     lenient = [kind_.call("apply_options", puzzle, {"lenient": True})] if any(
         option.dest == "lenient" for option in kind_.options) else []
+    engine = kind_.backend(kind_.default_backend("unique"))
     for rules in [puzzle, *lenient]:
-        pair = kind_.backend(kind_.default_backend("unique")).unique(
-            rules, time_limit=deadline.remaining())
+        pair = engine.unique(rules, time_limit=deadline.remaining())
         if len(pair.solutions) == 2:
-            return ok, verdict, pair.solutions, rules
-    return ok, verdict, found, puzzle
+            return pair.solutions, rules
+    return report.solutions, report.rules or puzzle
 
 
 def read_solution(kind_: PuzzleKind, puzzle: Any, path: str) -> Any:
@@ -204,7 +208,7 @@ def _write(puzzle: Any, drawing: Drawing, out: Path, fmt: str | None) -> None:
     html = out.suffix == ".html" or str(out) == "-" and fmt == "html"
     captions = ("solution A", "solution B") if len(drawing.solutions) == 2 else ()
     picture = figure(puzzle, drawing.solutions, title=drawing.title, captions=captions,
-                     steps=html)
+                     marked=drawing.marked, steps=html)
     if str(out) == "-":
         from search.draw.page import page
 

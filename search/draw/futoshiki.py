@@ -52,11 +52,6 @@ def draw(puzzle: Futoshiki, solution: Solution | None = None, *,
     return Picture(side, side, root)
 
 
-def differences(puzzle: Futoshiki, first: Solution, second: Solution) -> frozenset[Cell]:
-    """The cells whose values differ."""
-    return frozenset(cell for cell in puzzle.cells if first.value(cell) != second.value(cell))
-
-
 def alone(solution: Solution) -> Picture:
     """A solution on its own: its square, without givens or signs."""
     return draw(Futoshiki.empty(len(solution.grid)), solution)

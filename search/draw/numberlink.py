@@ -45,20 +45,6 @@ def draw(puzzle: Numberlink, solution: Solution | None = None, *,
     return Picture(width, height, root)
 
 
-def differences(puzzle: Numberlink, first: Solution, second: Solution) -> frozenset[Cell]:
-    """The cells whose links differ (the path through them, or where it goes next)."""
-    def links(solution: Solution) -> dict[Cell, frozenset[Cell]]:
-        out: dict[Cell, set[Cell]] = {}
-        for path in solution.paths:
-            for a, b in zip(path, path[1:]):
-                out.setdefault(a, set()).add(b)
-                out.setdefault(b, set()).add(a)
-        return {cell: frozenset(near) for cell, near in out.items()}
-
-    one, two = links(first), links(second)
-    return frozenset(cell for cell in one.keys() | two.keys() if one.get(cell) != two.get(cell))
-
-
 def alone(solution: Solution) -> Picture:
     """A solution on its own: its paths on a board just large enough, their
     ends labelled 1, 2, ... (blocked cells unknown)."""
