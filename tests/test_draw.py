@@ -167,7 +167,7 @@ def test_the_html_page_is_self_contained():
 
 def test_png_when_matplotlib_is_present(tmp_path):
     pytest.importorskip("matplotlib", reason="PNG needs matplotlib (the plots extra)")
-    from PIL import Image
+    from PIL import Image  # a dependency of matplotlib
 
     kind_, puzzle = loaded("numberlink/seed-article/seed_7x7.nl")
     picture = figure(puzzle, [solved(kind_, puzzle)], title="seed_7x7")
@@ -266,6 +266,18 @@ def test_a_wrong_solution_file_exits_2(tmp_path, capsys):
     assert "breaks the rules" in capsys.readouterr().err
 
 
+def test_a_backend_solution_that_fails_verify_is_never_drawn(tmp_path, monkeypatch):
+    import search.futoshiki.verify
+
+    monkeypatch.setattr(search.futoshiki.verify, "verify", lambda puzzle, solution: ["bad"])
+    out = tmp_path / "u.svg"
+    assert main(["draw", "--solve", str(INSTANCES / "futoshiki/tatham/u04_easy_1.tatham"),
+                 "-o", str(out)]) == 1
+    text = out.read_text()
+    assert "ERROR: the backend's solution fails verification: bad" in text
+    assert classes(text)["value"] == 0
+
+
 # ---------------------------------------------------------------- in a browser
 
 
@@ -286,7 +298,7 @@ def _browse(browser: str, *args: str) -> str:
 @pytest.mark.slow
 def test_the_page_shows_in_chromium_and_steps(tmp_path):
     browser = _chromium()
-    from PIL import Image
+    Image = pytest.importorskip("PIL.Image", reason="the screenshot is read with Pillow")
 
     out = tmp_path / "seed.html"
     board_file = INSTANCES / "lianliankan/seed/seed-article.llk"
@@ -318,15 +330,3 @@ def test_the_page_shows_in_chromium_and_steps(tmp_path):
                  and "display: none" not in t]
         assert len(moved) == sum(1 for t in followed if step < len(t.cells)
                                  and t.cells[step] != t.cells[0])
-
-
-def test_a_backend_solution_that_fails_verify_is_never_drawn(tmp_path, monkeypatch):
-    import search.futoshiki.verify
-
-    monkeypatch.setattr(search.futoshiki.verify, "verify", lambda puzzle, solution: ["bad"])
-    out = tmp_path / "u.svg"
-    assert main(["draw", "--solve", str(INSTANCES / "futoshiki/tatham/u04_easy_1.tatham"),
-                 "-o", str(out)]) == 1
-    text = out.read_text()
-    assert "ERROR: the backend's solution fails verification: bad" in text
-    assert classes(text)["value"] == 0
