@@ -90,7 +90,8 @@ def _drawing(kind_: PuzzleKind, puzzle: Any, label: str, args: Any) -> Drawing:
     failed = _failed(kind_, rules, solutions, name)
     if failed:
         return failed
-    title, marked = f"{name}\n{report.verdict}", ()
+    title = f"{name}\n{report.verdict}" + (f" by {report.engine}" if report.engine else "")
+    marked: tuple[Any, ...] = ()
     if len(solutions) == 2 and kind_.differences is not None:
         marked = tuple(kind_.call("differences", rules, *solutions))
         title += f"\nthe two solutions differ in {len(marked)} cells (marked)"
