@@ -48,7 +48,9 @@ class _Replay:
         if found:
             dx, dy = dx + float(found[1]), dy + float(found[2])
         self.z += 1
-        draw = getattr(self, "_" + node.tag.rpartition("}")[2], None)
+        shapes = {"rect": self._rect, "circle": self._circle, "line": self._line,
+                  "polyline": self._polyline, "text": self._text}
+        draw = shapes.get(node.tag.rpartition("}")[2])
         if draw is not None:
             draw(node, dx, dy)
         for child in node:
