@@ -52,11 +52,11 @@ def run(args: Any) -> int:
         try:
             kind_, parsed = load_puzzle(path, args.puzzle)
             variants = rule_variants(kind_, parsed, path, args)
-            for label, puzzle in variants:
-                drawing = _drawing(kind_, puzzle, label, args)
-                out = target if len(variants) == 1 else _labelled(target, label)
-                _write(puzzle, drawing, out, args.format)
-                _tell(args, label, out, drawing)
+            for variant in variants:
+                drawing = _drawing(kind_, variant.puzzle, variant.name, args)
+                out = target if len(variants) == 1 else _labelled(target, variant.rules)
+                _write(variant.puzzle, drawing, out, args.format)
+                _tell(args, variant.name, out, drawing)
                 codes.append(drawing.code)
         except InputError as error:
             print(f"gridcp: {error}", file=sys.stderr)
@@ -199,10 +199,12 @@ def _targets(files: list[Path], out: str | None, fmt: str | None) -> list[Path]:
     return [folder / f.resolve().relative_to(common).with_suffix(ending) for f in files]
 
 
-def _labelled(target: Path, label: str) -> Path:
-    """``ring.svg`` for the rules ``[border]`` -> ``ring-border.svg``."""
-    rules = label.rpartition("[")[2].rstrip("]").replace(",", "-").replace(" ", "")
-    return target.with_name(f"{target.stem}-{rules}{target.suffix}") if "[" in label else target
+def _labelled(target: Path, rules: dict[str, Any]) -> Path:
+    """``ring.svg`` under the rules ``{"border": True}`` -> ``ring-border.svg``."""
+    if not rules:
+        return target
+    words = [name if value is True else f"{name}{value}" for name, value in rules.items()]
+    return target.with_name(f"{target.stem}-{'-'.join(words)}{target.suffix}")
 
 
 def _write(puzzle: Any, drawing: Drawing, out: Path, fmt: str | None) -> None:
