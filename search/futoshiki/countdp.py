@@ -367,6 +367,9 @@ class CountDPBackend(FutoshikiBackend):
     def count(
         self, puzzle: Futoshiki, *, limit: int | None = None, time_limit: float | None = None
     ) -> CountResult:
+        if puzzle.adjacent:
+            raise Unsupported("count-dp's states have no room for Adjacent-mode bars; "
+                              "count with --backend propagate")
         start = time.perf_counter()
         if limit is not None and limit <= 0:
             return CountResult(Status.LIMIT, 0, 0.0)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
-from search.core import InputError
+from search.core import GridcpError, InputError
 from search.futoshiki.model import Cell, Futoshiki
 
 MAX_TATHAM_ORDER = 32  # Tatham's validate_params: orders 3..32 (gridcp also reads 1 and 2)
@@ -25,28 +25,32 @@ TATHAM_GRADES = {"t": "Trivial", "e": "Easy", "k": "Tricky", "x": "Extreme", "r"
 # A relation as a reader collects it: (smaller cell, larger cell, line it came from).
 Relation = tuple[Cell, Cell, int]
 
-_ADJACENT_MODE = (
-    "Adjacent mode is another puzzle (bars mean 'differ by 1', no bar means 'do not'); "
-    "gridcp reads Unequal (Futoshiki) puzzles only"
-)
+_NO_INEQUALITIES = "an Adjacent-mode grid has bars ('|', '-'), not inequalities"
 
 
-def build(n: int, givens: list[list[int]], relations: Iterable[Relation], source: str) -> Futoshiki:
+def build(n: int, givens: list[list[int]], relations: Iterable[Relation], source: str,
+          adjacent: bool = False) -> Futoshiki:
     """The puzzle, after checking that every relation joins two neighbours inside the
-    grid and that no pair of cells is claimed both ways."""
+    grid and that no pair of cells is claimed both ways.  In Adjacent mode the
+    relations are bars (their order does not matter)."""
     seen: dict[tuple[Cell, Cell], int] = {}
     for a, b, line in relations:
+        if adjacent:
+            a, b = min(a, b), max(a, b)
         if not all(0 <= r < n and 0 <= c < n for r, c in (a, b)):
             raise InputError(f"relation {_cell(a)} < {_cell(b)} leaves the {n} x {n} grid",
                              source, line)
         if abs(a[0] - b[0]) + abs(a[1] - b[1]) != 1:
             raise InputError(f"relation {_cell(a)} < {_cell(b)} joins cells that are not "
                              "neighbours", source, line)
-        if (b, a) in seen:
+        if (b, a) in seen and not adjacent:
             raise InputError(f"{_cell(a)} < {_cell(b)} contradicts {_cell(b)} < {_cell(a)} "
                              f"(line {seen[b, a]})", source, line)
         seen.setdefault((a, b), line)
-    return Futoshiki(n, tuple(map(tuple, givens)), tuple(sorted(seen)))
+    grid = tuple(map(tuple, givens))
+    if adjacent:
+        return Futoshiki(n, grid, adjacent=True, bars=tuple(sorted(seen)))
+    return Futoshiki(n, grid, tuple(sorted(seen)))
 
 
 def _cell(cell: Cell) -> str:
@@ -76,6 +80,7 @@ _TATHAM_ID = re.compile(r"(\d+)(a?)(?:d(.))?:(\S*)")
 _TATHAM_CELL = re.compile(r"([a-z]*)(\d+)([URDL]*)")
 # flag -> (row step, col step) towards the smaller neighbour
 _FLAG_STEP = {"U": (-1, 0), "R": (0, 1), "D": (1, 0), "L": (0, -1)}
+_OPPOSITE = {"U": "D", "D": "U", "L": "R", "R": "L"}
 
 
 def parse_tatham(text: str, source: str = "<input>") -> Futoshiki:
@@ -95,8 +100,6 @@ def parse_tatham(text: str, source: str = "<input>") -> Futoshiki:
                          "e.g. '4:0,0L,0,3,...'", source, line)
     order, adjacent, grade, desc = found.groups()
     n = int(order)
-    if adjacent:
-        raise InputError(_ADJACENT_MODE, source, line)
     if grade is not None and grade not in TATHAM_GRADES:
         raise InputError(f"unknown grade 'd{grade}' (known: "
                          + ", ".join(f"d{k} {v}" for k, v in TATHAM_GRADES.items()) + ")",
@@ -131,27 +134,34 @@ def parse_tatham(text: str, source: str = "<input>") -> Futoshiki:
     for i, letters in enumerate(flags):
         for letter in letters:
             (r, c), (dr, dc) = divmod(i, n), _FLAG_STEP[letter]
-            smaller = (r + dr, c + dc)
-            if not (0 <= smaller[0] < n and 0 <= smaller[1] < n):
+            other = (r + dr, c + dc)  # the smaller cell; in Adjacent mode, the barred one
+            if not (0 <= other[0] < n and 0 <= other[1] < n):
                 raise InputError(f"cell {_cell((r, c))}: flag {letter} points off the grid",
                                  source, line)
-            relations.append((smaller, (r, c), line))
-    return build(n, _rows(values, n), relations, source)
+            back = _OPPOSITE[letter] in flags[other[0] * n + other[1]]
+            if adjacent and not back:  # Tatham: a bar is flagged from both of its cells
+                raise InputError(f"cell {_cell((r, c))}: bar {letter} is not flagged back "
+                                 f"by {_cell(other)}", source, line)
+            relations.append((other, (r, c), line))
+    return build(n, _rows(values, n), relations, source, adjacent=bool(adjacent))
 
 
 def format_tatham(puzzle: Futoshiki) -> str:
-    """The game ID, as Tatham's generator writes it: the flag sits on the larger cell."""
+    """The game ID, as Tatham's generator writes it: the flag sits on the larger cell
+    (Adjacent mode, ``ORDERa:``: on both cells of a bar)."""
     if puzzle.n > MAX_TATHAM_ORDER:
         raise ValueError(f"Tatham game IDs stop at order {MAX_TATHAM_ORDER}")
     step_flag = {step: flag for flag, step in _FLAG_STEP.items()}
     flags: dict[Cell, set[str]] = {}
-    for (sr, sc), (lr, lc) in puzzle.less:
+    pairs = puzzle.bars + tuple((b, a) for a, b in puzzle.bars) if puzzle.adjacent \
+        else puzzle.less
+    for (sr, sc), (lr, lc) in pairs:
         flags.setdefault((lr, lc), set()).add(step_flag[sr - lr, sc - lc])
     desc = "".join(
         f"{puzzle.given(cell)}{''.join(f for f in 'URDL' if f in flags.get(cell, ()))},"
         for cell in puzzle.cells
     )
-    return f"{puzzle.n}:{desc}\n"
+    return f"{puzzle.n}{'a' if puzzle.adjacent else ''}:{desc}\n"
 
 
 def _rows(values: list[int], n: int) -> list[list[int]]:
@@ -181,7 +191,9 @@ def parse_tatham_text(text: str, source: str = "<input>") -> Futoshiki:
     if len(lines) != 2 * n - 1:
         raise InputError(f"the first row has {n} cells, so {2 * n - 1} lines were expected, "
                          f"found {len(lines)}", source, min(len(lines), 2 * n))
-    givens, relations = [], []
+    givens: list[list[int]] = []
+    relations: list[Relation] = []
+    marks: dict[str, int] = {}  # the first line of each kind of mark: '<', '|', ...
     for number, raw in enumerate(lines, start=1):
         line = raw.rstrip("\r").rstrip()
         if len(line) > 2 * n - 1:
@@ -193,7 +205,13 @@ def parse_tatham_text(text: str, source: str = "<input>") -> Futoshiki:
             givens.append(_text_row(line, r, n, source, number, relations))
         else:
             _text_between(line, r, n, source, number, relations)
-    return build(n, givens, relations, source)
+        for mark in set(line) & set("<>^v|-"):
+            marks.setdefault(mark, number)
+    bars = [marks[m] for m in "|-" if m in marks]
+    signs = [marks[m] for m in "<>^v" if m in marks]
+    if bars and signs:
+        raise InputError(_NO_INEQUALITIES, source, max(min(bars), min(signs)))
+    return build(n, givens, relations, source, adjacent=bool(bars))
 
 
 def _text_row(line: str, r: int, n: int, source: str, number: int,
@@ -211,15 +229,13 @@ def _text_row(line: str, r: int, n: int, source: str, number: int,
         row.append(value)
         if c + 1 < n:
             sep = line[2 * c + 1]
-            if sep == "|":
-                raise InputError(_ADJACENT_MODE, source, number)
-            if sep == "<":
+            if sep in "|<":  # a bar (Adjacent mode) or left < right
                 relations.append(((r, c), (r, c + 1), number))
             elif sep == ">":
                 relations.append(((r, c + 1), (r, c), number))
             elif sep != " ":
-                raise InputError(f"between columns {c + 1} and {c + 2}: expected '<', '>' or "
-                                 f"a space, found {sep!r}", source, number)
+                raise InputError(f"between columns {c + 1} and {c + 2}: expected '<', '>', '|' "
+                                 f"or a space, found {sep!r}", source, number)
     return row
 
 
@@ -227,14 +243,12 @@ def _text_between(line: str, r: int, n: int, source: str, number: int,
                   relations: list[Relation]) -> None:
     for c in range(n):
         mark = line[2 * c]
-        if mark == "-":
-            raise InputError(_ADJACENT_MODE, source, number)
-        if mark == "^":
+        if mark in "-^":  # a bar (Adjacent mode) or upper < lower
             relations.append(((r, c), (r + 1, c), number))
         elif mark == "v":
             relations.append(((r + 1, c), (r, c), number))
         elif mark != " ":
-            raise InputError(f"column {c + 1}: expected 'v', '^' or a space, found {mark!r}",
+            raise InputError(f"column {c + 1}: expected 'v', '^', '-' or a space, found {mark!r}",
                              source, number)
         if c + 1 < n and line[2 * c + 1] != " ":
             raise InputError(f"expected a space between columns {c + 1} and {c + 2}",
@@ -260,17 +274,28 @@ def _text_char(value: int, n: int) -> str:
 
 
 def format_tatham_text(puzzle: Futoshiki) -> str:
+    """Tatham's ``game_text_format``: ``<`` ``>`` ``^`` ``v``, or in Adjacent mode the
+    bars ``|`` (in a row) and ``-`` (between rows)."""
     n, lines = puzzle.n, []
+    if puzzle.adjacent:
+        across, down = ({True: "|", False: " "}, {True: "-", False: " "})
+
+        def mark(a: Cell, b: Cell, table: dict) -> str:
+            return table[(a, b) in puzzle.bar_set]
+    else:
+        across, down = ({-1: "<", 0: " ", 1: ">"}, {-1: "^", 0: " ", 1: "v"})
+
+        def mark(a: Cell, b: Cell, table: dict) -> str:
+            return table[puzzle.sign(a, b)]
     for r in range(n):
         row = ""
         for c in range(n):
             row += _text_char(puzzle.givens[r][c], n)
             if c + 1 < n:
-                row += {-1: "<", 0: " ", 1: ">"}[puzzle.sign((r, c), (r, c + 1))]
+                row += mark((r, c), (r, c + 1), across)
         lines.append(row)
         if r + 1 < n:
-            lines.append(" ".join({-1: "^", 0: " ", 1: "v"}[puzzle.sign((r, c), (r + 1, c))]
-                                  for c in range(n)))
+            lines.append(" ".join(mark((r, c), (r + 1, c), down) for c in range(n)))
     return "\n".join(lines) + "\n"
 
 
@@ -333,7 +358,15 @@ def _csv_relation(sign: int, first: Cell, second: Cell, source: str, number: int
                          "expected 0, 1 or -1", source, number)
 
 
+def unequal_only(puzzle: Futoshiki, fmt: str) -> None:
+    """Refuse to write an Adjacent-mode puzzle in a format that has no bars."""
+    if puzzle.adjacent:
+        raise GridcpError(f"the {fmt} format has no Adjacent mode (bars); "
+                          "write it as tatham or tatham-text")
+
+
 def format_csv(puzzle: Futoshiki) -> str:
+    unequal_only(puzzle, "csv")
     n, lines = puzzle.n, [str(puzzle.n)]
     lines += [",".join(map(str, row)) for row in puzzle.givens]
     if n > 1:
@@ -466,6 +499,7 @@ def _dat_int(token: str, line: int, source: str) -> int:
 
 
 def format_dat(puzzle: Futoshiki) -> str:
+    unequal_only(puzzle, "dat")
     n = puzzle.n
     lines = [f"param SIZE := {n};", f"param values: {' '.join(map(str, range(1, n + 1)))} :="]
     lines += [f"  {r + 1}  " + " ".join(str(v) if v else "." for v in row)

@@ -18,6 +18,7 @@ space::
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from search.core import InputError
 from search.futoshiki.model import Cell, Futoshiki, Solution
@@ -121,6 +122,9 @@ def _ordered(a: Cell, b: Cell, sign: int) -> list[tuple[Cell, Cell]]:
 
 def format_seed(puzzle: Futoshiki, grid: tuple[tuple[int, ...], ...] | None = None) -> str:
     """The seed's printout: the first line n, then the square (``grid`` or the givens)."""
+    from search.futoshiki.formats import unequal_only
+
+    unequal_only(puzzle, "seed")
     return f"{puzzle.n}\n{format_square(puzzle, grid)}"
 
 
@@ -139,6 +143,11 @@ def format_square(puzzle: Futoshiki, grid: tuple[tuple[int, ...], ...] | None = 
 
 
 def format_solution(puzzle: Futoshiki, solution: Solution) -> str:
+    """The solved square; in Adjacent mode as Tatham prints it, bars included."""
+    if puzzle.adjacent:
+        from search.futoshiki.formats import format_tatham_text
+
+        return format_tatham_text(replace(puzzle, givens=solution.grid))
     return format_square(puzzle, solution.grid)
 
 

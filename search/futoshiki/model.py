@@ -3,6 +3,11 @@
 Cells are ``(row, col)``, 0-based.  Values run 1..n; 0 marks an empty cell.
 An inequality ``(a, b)`` in ``less`` means value(a) < value(b) for two
 orthogonally neighbouring cells.
+
+In Adjacent mode (``adjacent``, the second mode of Tatham's Unequal) there are
+no inequalities: a bar ``(a, b)`` in ``bars`` (``a`` before ``b`` in row-major
+order) means the two neighbours' values differ by exactly 1, and two
+neighbours without a bar must not differ by 1.
 """
 
 from __future__ import annotations
@@ -19,10 +24,12 @@ class Futoshiki:
     n: int
     givens: Grid
     less: tuple[tuple[Cell, Cell], ...] = ()
+    adjacent: bool = False
+    bars: tuple[tuple[Cell, Cell], ...] = ()
 
     @staticmethod
-    def empty(n: int) -> Futoshiki:
-        return Futoshiki(n, tuple((0,) * n for _ in range(n)))
+    def empty(n: int, adjacent: bool = False) -> Futoshiki:
+        return Futoshiki(n, tuple((0,) * n for _ in range(n)), adjacent=adjacent)
 
     @cached_property
     def cells(self) -> tuple[Cell, ...]:
@@ -42,6 +49,21 @@ class Futoshiki:
     def sign(self, a: Cell, b: Cell) -> int:
         """-1 (a < b), +1 (a > b) or 0 (no relation) between neighbours a and b."""
         return self.relation.get((a, b), 0)
+
+    @cached_property
+    def bar_set(self) -> frozenset[tuple[Cell, Cell]]:
+        """The bars in both orders."""
+        return frozenset(self.bars) | frozenset((b, a) for a, b in self.bars)
+
+    def neighbour_pairs(self) -> list[tuple[Cell, Cell]]:
+        """Every two orthogonal neighbours (a, b), a before b in row-major order."""
+        n = self.n
+        return [((r, c), (r + dr, c + dc)) for r in range(n) for c in range(n)
+                for dr, dc in ((0, 1), (1, 0)) if r + dr < n and c + dc < n]
+
+    def adjacency(self) -> list[tuple[Cell, Cell, bool]]:
+        """Adjacent mode: every neighbour pair and whether a bar joins it."""
+        return [(a, b, (a, b) in self.bar_set) for a, b in self.neighbour_pairs()]
 
     @property
     def complete(self) -> bool:

@@ -125,9 +125,17 @@ def chain_bounds(puzzle: Futoshiki) -> list[tuple[int, int]]:
 
 
 class Engine:
-    """Domains, trail and propagation for one puzzle; the search drives it."""
+    """Domains, trail and propagation for one puzzle; the search drives it.
 
-    def __init__(self, puzzle: Futoshiki):
+    ``level`` None runs every rule.  The grader (``grade.py``) runs the rules of
+    one of Tatham's levels instead: 0 (Trivial) forward checking and hidden
+    singles; 1 (Easy) also the inequality bounds, and in Adjacent mode the bars
+    of assigned cells; 2 (Tricky) also Hall sets in rows and columns, and the
+    bars of every domain (arc consistency); 3 (Extreme) also Hall sets in each
+    value's plane.  ``set_level`` raises it mid-run.
+    """
+
+    def __init__(self, puzzle: Futoshiki, level: int | None = None):
         n = self.n = puzzle.n
         self.full = (1 << n) - 1
         cells = range(n * n)
@@ -143,6 +151,19 @@ class Engine:
             a, b = ar * n + ac, br * n + bc
             self.larger[a].append(b)
             self.smaller[b].append(a)
+        # Adjacent mode: the neighbours joined to each cell by a bar, and by none.
+        self.barred: list[list[int]] = [[] for _ in cells]
+        self.unbarred: list[list[int]] = [[] for _ in cells]
+        if puzzle.adjacent:
+            for (ar, ac), (br, bc), bar in puzzle.adjacency():
+                a, b = ar * n + ac, br * n + bc
+                side = self.barred if bar else self.unbarred
+                side[a].append(b)
+                side[b].append(a)
+        self.linked = [self.smaller[i] + self.larger[i] + self.barred[i] + self.unbarred[i]
+                       for i in cells]
+        self.rules = (self.smaller, self.larger, self.barred, self.unbarred)
+        self.set_level(level, start=False)
         # Per row and column, the value index each cell had in its last matching.
         self.mates = [[-1] * n for _ in self.units]
         self.plane_mates = [[-1] * n for _ in range(n)]  # per value: row -> column
@@ -157,10 +178,26 @@ class Engine:
         self.memo: dict[tuple[int, ...], tuple[bool, list[int] | None]] = {}
         self.ok = self._start(puzzle)
 
+    def set_level(self, level: int | None, start: bool = True) -> None:
+        """Run the rules of ``level`` (None: all) from now on; ``start`` queues every
+        cell, row, column and plane again, so that the new rules see them."""
+        self.level = level
+        full_rules = level is None or level >= 1
+        no = [[] for _ in self.rules[0]]
+        self.smaller, self.larger, self.barred, self.unbarred = (
+            self.rules if full_rules else (no, no, no, no))
+        self.bars_of_domains = level is None or level >= 2  # arc consistency on bars
+        self.use_matching = level is None or level >= 2
+        self.use_planes = level is None or level >= 3
+        if start:
+            self.queue[:] = range(self.n * self.n)
+            self.dirty = [True] * (2 * self.n)
+            self.dirty_values = self.full
+
     def _start(self, puzzle: Futoshiki) -> bool:
         n = self.n
         try:
-            bounds = chain_bounds(puzzle)
+            bounds = chain_bounds(puzzle) if self.level is None else [(1, n)] * (n * n)
         except Contradiction:
             return False
         for i, (low, high) in enumerate(bounds):
@@ -210,19 +247,21 @@ class Engine:
                 return False
             if self.queue:
                 continue
-            if not self._matching():
+            if self.use_matching and not self._matching():
                 return False
             if self.queue:
                 continue
-            if not self._planes():
+            if self.use_planes and not self._planes():
                 return False
             if not self.queue:
                 return True
 
     def _cheap(self) -> bool:
-        """Forward checking and inequality bounds until the queue empties."""
+        """Forward checking, inequality bounds and bars until the queue empties."""
         dom, queue, peers, narrow = self.dom, self.queue, self.peers, self.narrow
         smaller, larger = self.smaller, self.larger
+        barred, unbarred, full = self.barred, self.unbarred, self.full
+        every_domain = self.bars_of_domains
         while queue:
             i = queue.pop()
             d = dom[i]
@@ -242,6 +281,31 @@ class Engine:
             for j in smaller[i]:
                 e = dom[j]
                 if e & ~below and not narrow(j, e & below):
+                    return False
+            if ((barred[i] or unbarred[i]) and (every_domain or d & (d - 1) == 0)
+                    and not self._bars(i, d, full)):
+                return False
+        return True
+
+    def _bars(self, i: int, d: int, full: int) -> bool:
+        """Adjacent mode: a barred neighbour of ``i`` keeps the values 1 away from one
+        of ``d``; an unbarred one the values at least 2 away from one of ``d``."""
+        dom, narrow = self.dom, self.narrow
+        near = ((d << 1) | (d >> 1)) & full
+        for j in self.barred[i]:
+            e = dom[j]
+            if e & ~near and not narrow(j, e & near):
+                return False
+        if self.unbarred[i] and d.bit_count() <= 3:  # four values leave every value a partner
+            far = 0
+            rest = d
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                far |= full & ~(low | low << 1 | low >> 1)
+            for j in self.unbarred[i]:
+                e = dom[j]
+                if e & ~far and not narrow(j, e & far):
                     return False
         return True
 
@@ -368,14 +432,11 @@ class Engine:
         where the puzzle is tight.
         """
         best, best_key = -1, 1e9
-        dom, weight, smaller, larger = self.dom, self.weight, self.smaller, self.larger
+        dom, weight, linked = self.dom, self.weight, self.linked
         for i, d in enumerate(dom):
             if d & (d - 1):
                 w = weight[i]
-                for j in smaller[i]:
-                    if dom[j] & (dom[j] - 1):
-                        w += 1
-                for j in larger[i]:
+                for j in linked[i]:
                     if dom[j] & (dom[j] - 1):
                         w += 1
                 key = d.bit_count() / w
@@ -392,10 +453,7 @@ class Engine:
             if d & (d - 1):
                 if len(rest) == REST_CELLS:
                     return None
-                for j in self.smaller[i]:
-                    if dom[j] & (dom[j] - 1):
-                        return None
-                for j in self.larger[i]:
+                for j in self.linked[i]:
                     if dom[j] & (dom[j] - 1):
                         return None
                 rest.append((i // n, i % n, d))

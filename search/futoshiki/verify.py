@@ -32,6 +32,20 @@ def verify(puzzle: Futoshiki, solution: Solution) -> list[str]:
                 f"({ra + 1},{ca + 1}) < ({rb + 1},{cb + 1}) fails: "
                 f"{grid[ra][ca]} is not less than {grid[rb][cb]}"
             )
+    if puzzle.adjacent:
+        problems += _adjacency_problems(puzzle, grid)
+    return problems
+
+
+def _adjacency_problems(puzzle: Futoshiki, grid: Grid) -> list[str]:
+    """Adjacent mode: a bar iff the two values differ by 1 (0 = empty is never checked)."""
+    problems = []
+    for (ra, ca), (rb, cb), bar in puzzle.adjacency():
+        a, b = grid[ra][ca], grid[rb][cb]
+        if a and b and (abs(a - b) == 1) != bar:
+            what = "a bar but do not differ by 1" if bar else "no bar but differ by 1"
+            problems.append(f"({ra + 1},{ca + 1}) and ({rb + 1},{cb + 1}) hold {a} and {b}: "
+                            f"{what}")
     return problems
 
 
@@ -63,6 +77,10 @@ def classify(puzzle: Futoshiki) -> Classification:
         if a and b and not a < b:
             problems.append(f"givens {a} at ({ra + 1},{ca + 1}) and {b} at ({rb + 1},{cb + 1}) "
                             f"break the relation {a} < {b}")
+    if puzzle.adjacent:
+        if puzzle.less:
+            problems.append("adjacent mode has bars, not inequalities")
+        problems += _adjacency_problems(puzzle, g)
     return Classification(puzzle.complete, tuple(problems))
 
 
