@@ -29,6 +29,16 @@ def build(puzzle: Futoshiki) -> tuple[cp_model.CpModel, list[list[cp_model.IntVa
             model.add(x[r][c] == puzzle.givens[r][c])
     for (ra, ca), (rb, cb) in puzzle.less:
         model.add(x[ra][ca] < x[rb][cb])
+    if puzzle.adjacent:  # Adjacent mode: a bar iff the values differ by 1
+        for (ra, ca), (rb, cb), bar in puzzle.adjacency():
+            a, b = x[ra][ca], x[rb][cb]
+            if bar:
+                up = model.new_bool_var(f"up{ra}_{ca}_{rb}_{cb}")
+                model.add(b == a + 1).only_enforce_if(up)
+                model.add(a == b + 1).only_enforce_if(~up)
+            else:
+                model.add(b != a + 1)
+                model.add(a != b + 1)
     return model, x
 
 

@@ -1,7 +1,7 @@
 """Futoshiki: fill an n x n square with 1..n once per row and column, keeping
 the givens and the inequalities between neighbours."""
 
-from search.puzzlekind import PuzzleKind
+from search.puzzlekind import Option, PuzzleKind
 
 _IO = "search.futoshiki.io"
 
@@ -25,7 +25,31 @@ KIND = PuzzleKind(
     },
     defaults={"solve": "propagate", "count": "count-dp", "unique": "propagate",
               "check": "propagate"},
+    options=(
+        Option(("--adjacent",), "adjacent",
+               "Tatham's Adjacent mode: bars join the neighbours whose values differ by 1, "
+               "and neighbours without a bar do not (a file in that mode needs no flag)",
+               {"action": "store_true"}),
+    ),
+    apply_options="search.futoshiki:apply_options",
+    check="search.futoshiki.check:check",
     generate="search.futoshiki.generate:generate",
     add_generate_arguments="search.futoshiki.generate:add_generate_arguments",
     describe=f"{_IO}:describe",
 )
+
+
+def apply_options(puzzle, opts: dict):
+    """``--adjacent``: Adjacent mode's rules.  A file written in that mode (Tatham's
+    ``5a:`` IDs, a text grid with bars) is in it already; a file without clues
+    between cells reads as a grid without bars; inequalities cannot be bars."""
+    from dataclasses import replace
+
+    from search.core import GridcpError
+
+    if not opts.get("adjacent") or puzzle.adjacent:
+        return puzzle
+    if puzzle.less:
+        raise GridcpError("--adjacent: this puzzle has inequalities, not bars (write it with "
+                          "bars: a Tatham 'Na:' game ID or a text grid with '|' and '-')")
+    return replace(puzzle, adjacent=True)

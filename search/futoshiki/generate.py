@@ -11,15 +11,20 @@ puzzle, so every clue left is necessary: the puzzle is minimal.  (With
 ``--method relations`` the givens come last in the order, so they are the first
 to go: as few givens as the inequalities allow.)
 
-Only the backend's verdicts (UNIQUE or not) steer the generator, never which
-solutions it finds, so puzzle k (1-based) of ``--seed S``, drawn from
-``random.Random(S + k - 1)``, is the same whichever backend checks uniqueness.
+Only the verdicts steer the generator, never which solutions a backend finds,
+so puzzle k (1-based) of ``--seed S``, drawn from ``random.Random(S + k - 1)``,
+is the same whichever backend checks uniqueness.
 
-Difficulty is measured, not guessed: the number of search nodes the
-``propagate`` backend needs to prove the puzzle unique.  One node means that
-propagation alone (forward checking, inequality bounds and chains, hidden
-singles, Hall sets) solves it, ``easy``; more means at least one guess,
-``hard``.
+Difficulty is Tatham's grade (``grade.py``: trivial, easy, tricky, extreme,
+recursive), and ``--difficulty G`` builds puzzles for it as Tatham's generator
+does: below ``recursive`` the test along the order and in the final pass is
+"the rules of grade G fill the grid" instead of "exactly one solution" (so
+every clue left is needed by a solver of that grade), and a puzzle that a
+lower grade solves is drawn again; ``recursive`` keeps the uniqueness test and
+draws again until no deductive level solves the puzzle.
+
+In Adjacent mode (``--adjacent``) every bar of the square is shown, as in
+Tatham's Adjacent puzzles, and only givens are offered as clues.
 """
 
 from __future__ import annotations
@@ -33,12 +38,13 @@ from pathlib import Path
 from typing import Any
 
 from search.core import GridcpError, Status
+from search.futoshiki.grade import GRADES, grade, solved_at
 from search.futoshiki.model import Cell, Futoshiki, Solution
 
 DEFAULT_SIZE = 5
 MAX_ATTEMPTS = 1000  # puzzles drawn per requested one before a difficulty is given up
 METHODS = ("mixed", "relations", "givens")
-DIFFICULTIES = ("any", "easy", "hard")
+DIFFICULTIES = ("any", *GRADES)
 
 Clue = tuple[str, Any]  # ("given", cell) or ("less", (smaller cell, larger cell))
 
@@ -80,7 +86,9 @@ def _augment(column: int, free: list[set[int]], owner: dict[int, int], seen: set
 # ---------------------------------------------------------------- clues
 
 
-def puzzle_of(n: int, square: tuple[tuple[int, ...], ...], clues: set[Clue]) -> Futoshiki:
+def puzzle_of(n: int, square: tuple[tuple[int, ...], ...], clues: set[Clue],
+              adjacent: bool = False) -> Futoshiki:
+    """The puzzle of the clues; in Adjacent mode with every bar of the square."""
     givens = [[0] * n for _ in range(n)]
     less = []
     for kind, what in clues:
@@ -88,7 +96,13 @@ def puzzle_of(n: int, square: tuple[tuple[int, ...], ...], clues: set[Clue]) -> 
             givens[what[0]][what[1]] = square[what[0]][what[1]]
         else:
             less.append(what)
-    return Futoshiki(n, tuple(map(tuple, givens)), tuple(sorted(less)))
+    grid = tuple(map(tuple, givens))
+    if adjacent:
+        empty = Futoshiki.empty(n, adjacent=True)
+        bars = tuple((a, b) for a, b in empty.neighbour_pairs()
+                     if abs(square[a[0]][a[1]] - square[b[0]][b[1]]) == 1)
+        return Futoshiki(n, grid, adjacent=True, bars=bars)
+    return Futoshiki(n, grid, tuple(sorted(less)))
 
 
 def clue_order(square: tuple[tuple[int, ...], ...], method: str,
@@ -121,34 +135,45 @@ def _ordered(square: tuple[tuple[int, ...], ...], a: Cell, b: Cell) -> tuple[Cel
 
 
 def generate_puzzle(n: int, rng: random.Random, *, backend: str | None = None,
-                    method: str = "mixed") -> tuple[Futoshiki, Solution]:
-    """A minimal puzzle with exactly one solution, and that solution."""
+                    method: str = "mixed", adjacent: bool = False,
+                    solvable_at: str | None = None) -> tuple[Futoshiki, Solution]:
+    """A minimal puzzle with exactly one solution, and that solution.
+
+    ``solvable_at`` (a grade below ``recursive``): minimal for the rules of that
+    grade instead: they fill the grid, and without any one clue they do not.
+    """
     if method not in METHODS:
         raise GridcpError(f"unknown method {method!r} (known: {', '.join(METHODS)})")
     engine = uniqueness_backend(backend)
     square = random_latin_square(n, rng)
 
     def unique(clues: set[Clue]) -> bool:
-        result = engine.unique(puzzle_of(n, square, clues))
+        result = engine.unique(puzzle_of(n, square, clues, adjacent))
         if result.status not in (Status.UNIQUE, Status.MULTIPLE):
             raise GridcpError(f"backend {engine.name!r} answered {result.status} while "
                               "generating (expected UNIQUE or MULTIPLE)")
         return result.status is Status.UNIQUE
 
-    order = clue_order(square, method, rng)
+    def solved(clues: set[Clue]) -> bool:
+        found = solved_at(puzzle_of(n, square, clues, adjacent))
+        return found is not None and GRADES.index(found) <= GRADES.index(solvable_at)
+
+    holds = unique if solvable_at in (None, "recursive") else solved
+
+    order = clue_order(square, "givens" if adjacent else method, rng)
     low, high = 0, len(order)  # the whole order (every given included) is unique
     while low < high:  # the shortest unique prefix
         middle = (low + high) // 2
-        if unique(set(order[:middle])):
+        if holds(set(order[:middle])):
             high = middle
         else:
             low = middle + 1
     clues = set(order[:high])
     for clue in reversed(order[:high]):  # then drop every clue not needed, last offered first
         clues.discard(clue)
-        if not unique(clues):
+        if not holds(clues):
             clues.add(clue)
-    return puzzle_of(n, square, clues), Solution(square)
+    return puzzle_of(n, square, clues, adjacent), Solution(square)
 
 
 def uniqueness_backend(name: str | None = None):
@@ -169,20 +194,21 @@ def nodes_to_prove(puzzle: Futoshiki) -> int:
     return int(result.effort.get("nodes", 0))
 
 
-def difficulty_of(nodes: int) -> str:
-    return "easy" if nodes <= 1 else "hard"
-
-
 def generate_graded(n: int, seed: int, *, backend: str | None = None, method: str = "mixed",
-                    difficulty: str = "any") -> tuple[Futoshiki, Solution, int]:
+                    difficulty: str = "any", adjacent: bool = False
+                    ) -> tuple[Futoshiki, Solution, str]:
     """The puzzle of ``seed``: the first one drawn from ``random.Random(seed)`` whose
-    difficulty matches, with its solution and node count."""
+    Tatham grade is ``difficulty`` (any grade for ``any``), its solution and grade."""
+    if difficulty not in DIFFICULTIES:
+        raise GridcpError(f"unknown difficulty {difficulty!r} (known: {', '.join(DIFFICULTIES)})")
     rng = random.Random(seed)
+    target = None if difficulty == "any" else difficulty
     for _ in range(MAX_ATTEMPTS):
-        puzzle, solution = generate_puzzle(n, rng, backend=backend, method=method)
-        nodes = nodes_to_prove(puzzle)  # one more uniqueness proof: cheap beside the ~100 made
-        if difficulty in ("any", difficulty_of(nodes)):
-            return puzzle, solution, nodes
+        puzzle, solution = generate_puzzle(n, rng, backend=backend, method=method,
+                                           adjacent=adjacent, solvable_at=target)
+        found = grade(puzzle, unique=True)
+        if difficulty in ("any", found):
+            return puzzle, solution, found
     raise GridcpError(f"no {difficulty} {n}x{n} puzzle in {MAX_ATTEMPTS} attempts "
                       f"(seed {seed}); try another size or difficulty")
 
@@ -192,8 +218,13 @@ def generate_graded(n: int, seed: int, *, backend: str | None = None, method: st
 
 def add_generate_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--difficulty", choices=DIFFICULTIES, default="any",
-                        help="easy: propagation alone solves it; hard: it needs a guess "
-                             "(measured with the propagate backend; default any)")
+                        help="Tatham's grade, the weakest reasoning that solves it: trivial "
+                             "(singles), easy (inequalities), tricky (sets in lines), extreme "
+                             "(sets in value planes, forcing chains), recursive (guessing); "
+                             "default any")
+    parser.add_argument("--adjacent", action="store_true",
+                        help="Adjacent mode: bars join the neighbours that differ by 1 "
+                             "(written as Tatham's text grid)")
     parser.add_argument("--backend", help="backend for the uniqueness checks "
                         "(default: propagate if registered, else cpsat)")
     parser.epilog = (f"--method: {', '.join(METHODS)} (default mixed: givens and "
@@ -216,7 +247,7 @@ def parse_size(size: str | None) -> int:
 def generate(args: Any) -> int:
     """``gridcp generate futoshiki``: print the puzzles (seed format or JSON) or write
     ``futoshiki_<n>_<seed>_<k>.txt`` files into ``--out``."""
-    from search.futoshiki.formats import format_tatham
+    from search.futoshiki.formats import format_tatham, format_tatham_text
     from search.futoshiki.io import format_seed
 
     try:
@@ -225,6 +256,7 @@ def generate(args: Any) -> int:
         if method not in METHODS:
             raise GridcpError(f"unknown --method {method!r} (known: {', '.join(METHODS)})")
         difficulty = getattr(args, "difficulty", "any") or "any"
+        adjacent = bool(getattr(args, "adjacent", False))
         backend = getattr(args, "backend", None)
         if args.count < 0:
             raise GridcpError("--count must be at least 0")
@@ -239,12 +271,12 @@ def generate(args: Any) -> int:
     for k in range(1, args.count + 1):
         seed = args.seed + k - 1
         try:
-            puzzle, solution, nodes = generate_graded(n, seed, backend=backend, method=method,
-                                                      difficulty=difficulty)
+            puzzle, solution, found = generate_graded(n, seed, backend=backend, method=method,
+                                                      difficulty=difficulty, adjacent=adjacent)
         except GridcpError as error:
             print(f"gridcp: {error}", file=sys.stderr)
             return 1
-        text = format_seed(puzzle)
+        text = format_tatham_text(puzzle) if adjacent else format_seed(puzzle)
         givens = sum(1 for row in puzzle.givens for v in row if v)
         if args.json:
             record = {
@@ -253,7 +285,8 @@ def generate(args: Any) -> int:
                 "grid": [list(row) for row in puzzle.givens],
                 "less": [[list(a), list(b)] for a, b in puzzle.less],
                 "solution": [list(row) for row in solution.grid],
-                "difficulty": difficulty_of(nodes), "nodes": nodes,
+                "adjacent": adjacent, "bars": [[list(a), list(b)] for a, b in puzzle.bars],
+                "difficulty": found, "nodes": nodes_to_prove(puzzle),
                 "tatham": format_tatham(puzzle).strip(), "text": text,
             }
             line = json.dumps(record)

@@ -36,12 +36,25 @@ def search(puzzle: Futoshiki, deadline: Deadline, effort: dict[str, float]) -> I
     left = [puzzle.sign((i // n, i % n - 1), (i // n, i % n)) if i % n else 0 for i in range(size)]
     up = [puzzle.sign((i // n - 1, i % n), (i // n, i % n)) if i >= n else 0 for i in range(size)]
 
-    def relations_hold(i: int, k: int) -> bool:
+    def inequalities_hold(i: int, k: int) -> bool:
         s = left[i]
         if s and (values[i - 1] < k) != (s < 0):
             return False
         s = up[i]
         return not (s and (values[i - n] < k) != (s < 0))
+
+    # Adjacent mode: a bar to the left / above iff the values differ by 1.
+    bars = puzzle.bar_set
+    left_bar = [i % n > 0 and ((i // n, i % n - 1), (i // n, i % n)) in bars
+                for i in range(size)]
+    up_bar = [i >= n and ((i // n - 1, i % n), (i // n, i % n)) in bars for i in range(size)]
+
+    def bars_hold(i: int, k: int) -> bool:
+        if i % n and (abs(values[i - 1] - k) == 1) != left_bar[i]:
+            return False
+        return not (i >= n and (abs(values[i - n] - k) == 1) != up_bar[i])
+
+    relations_hold = bars_hold if puzzle.adjacent else inequalities_hold
 
     nodes, i, backtracking = 0, 0, False
     while True:
