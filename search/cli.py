@@ -363,13 +363,13 @@ def run_convert(args: Any) -> int:
     for file in map(str, instance_files(args.files)):
         try:
             kind_, puzzle = load_puzzle(file, args.puzzle)
+            text, suffix = _converted(kind_, puzzle, args.to, file)
         except InputError as error:
             print(f"gridcp: {error}", file=sys.stderr)
             codes.append(USAGE)
             continue
-        text = kind_.call("format_puzzle", puzzle)
         if args.out:
-            target = Path(args.out) / (Path(file).stem + ".txt")
+            target = Path(args.out) / (Path(file).stem + suffix)
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(text)
             print(f"{file} -> {target}", file=sys.stderr)
@@ -377,6 +377,20 @@ def run_convert(args: Any) -> int:
             print(text, end="" if text.endswith("\n") else "\n")
         codes.append(YES)
     return worst(codes)
+
+
+def _converted(kind_: PuzzleKind, puzzle: Any, fmt: str | None, file: str) -> tuple[str, str]:
+    """The puzzle in format ``fmt`` (None: the kind's own) and the suffix of its file."""
+    if fmt is None:
+        return kind_.call("format_puzzle", puzzle), ".txt"
+    if fmt not in kind_.writers:
+        known = ", ".join(kind_.writers) or "none"
+        raise InputError(f"{kind_.name} has no writer for {fmt!r} (known: {known})", file)
+    writer, suffix = kind_.writers[fmt]
+    try:
+        return load(writer)(puzzle), suffix
+    except GridcpError as error:  # a puzzle the format cannot express
+        raise InputError(str(error), file) from None
 
 
 def run_generate(args: Any) -> int:
@@ -422,7 +436,12 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     sub = commands.add_parser("convert", help="write puzzles in their puzzle's native format")
     sub.add_argument("files", nargs="+", metavar="FILE")
     sub.add_argument("--puzzle", choices=PUZZLES, help="the puzzle kind (default: detected)")
-    sub.add_argument("-o", "--out", metavar="DIR", help="write FILE.txt files here")
+    sub.add_argument("--to", metavar="FORMAT",
+                     help="the format to write: " + "; ".join(
+                         f"{k.name}: {', '.join(k.writers)}" for k in kinds() if k.writers)
+                     + " (default: the puzzle's own)")
+    sub.add_argument("-o", "--out", metavar="DIR",
+                     help="write one file per puzzle here (FILE.txt, or the format's suffix)")
     sub.set_defaults(run=run_convert)
     text = "draw each puzzle, its solution or its verdict (SVG, PNG or HTML)"
     sub = commands.add_parser("draw", help=text, description=text, epilog=(

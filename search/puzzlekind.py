@@ -61,6 +61,8 @@ class PuzzleKind:
     generate: str | None = None
     add_generate_arguments: str | None = None  # (argparse sub-parser) -> None
     describe: str | None = None  # (puzzle) -> short text for reports, e.g. "9x9"
+    # format name -> (writer "(puzzle) -> str", file suffix): what ``convert --to`` writes
+    writers: Mapping[str, tuple[str, str]] = field(default_factory=dict)
 
     def call(self, what: str, *args: Any, **kwargs: Any) -> Any:
         dotted = getattr(self, what)

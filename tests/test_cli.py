@@ -11,6 +11,7 @@ import pytest
 from conftest import ROOT
 
 from search.cli import main
+from search.registry import kind
 
 GOOD = """3
 0 | 0 < 0
@@ -146,7 +147,8 @@ def test_a_method_picks_the_backend_that_has_it(good: Path, capsys) -> None:
 def test_rule_flag_of_another_puzzle_is_refused(good: Path, capsys) -> None:
     from search.arguments import all_rule_options
 
-    flag = all_rule_options()[0].flags[0]
+    own = {option.dest for option in kind("futoshiki").options}
+    flag = next(o.flags[0] for o in all_rule_options() if o.dest not in own)
     code, _, err = run(["solve", flag, str(good)] if flag != "--turns" else
                        ["solve", flag, "3", str(good)], capsys)
     assert code == 2 and "does not apply to futoshiki" in err

@@ -10,7 +10,7 @@ KIND = PuzzleKind(
     extensions=(".fut", ".futoshiki"),
     sniff=f"{_IO}:sniff",
     parse=f"{_IO}:parse",
-    format_puzzle=f"{_IO}:format_seed",
+    format_puzzle=f"{_IO}:format_puzzle",
     format_solution=f"{_IO}:format_solution",
     solution_json=f"{_IO}:solution_json",
     verify="search.futoshiki.verify:verify",
@@ -36,6 +36,13 @@ KIND = PuzzleKind(
     generate="search.futoshiki.generate:generate",
     add_generate_arguments="search.futoshiki.generate:add_generate_arguments",
     describe=f"{_IO}:describe",
+    writers={
+        "seed": (f"{_IO}:format_seed", ".txt"),
+        "tatham": ("search.futoshiki.formats:format_tatham", ".tatham"),
+        "tatham-text": ("search.futoshiki.formats:format_tatham_text", ".txt"),
+        "csv": ("search.futoshiki.formats:format_csv", ".txt"),
+        "dat": ("search.futoshiki.formats:format_dat", ".dat"),
+    },
 )
 
 

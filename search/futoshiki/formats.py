@@ -150,7 +150,7 @@ def format_tatham(puzzle: Futoshiki) -> str:
     """The game ID, as Tatham's generator writes it: the flag sits on the larger cell
     (Adjacent mode, ``ORDERa:``: on both cells of a bar)."""
     if puzzle.n > MAX_TATHAM_ORDER:
-        raise ValueError(f"Tatham game IDs stop at order {MAX_TATHAM_ORDER}")
+        raise GridcpError(f"Tatham game IDs stop at order {MAX_TATHAM_ORDER}")
     step_flag = {step: flag for flag, step in _FLAG_STEP.items()}
     flags: dict[Cell, set[str]] = {}
     pairs = puzzle.bars + tuple((b, a) for a, b in puzzle.bars) if puzzle.adjacent \

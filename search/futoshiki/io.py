@@ -120,6 +120,16 @@ def _ordered(a: Cell, b: Cell, sign: int) -> list[tuple[Cell, Cell]]:
     return [] if sign == 0 else [(a, b)] if sign < 0 else [(b, a)]
 
 
+def format_puzzle(puzzle: Futoshiki) -> str:
+    """The puzzle's own file: the seed format, or for Adjacent mode (which the seed
+    format cannot express) Tatham's text grid."""
+    if puzzle.adjacent:
+        from search.futoshiki.formats import format_tatham_text
+
+        return format_tatham_text(puzzle)
+    return format_seed(puzzle)
+
+
 def format_seed(puzzle: Futoshiki, grid: tuple[tuple[int, ...], ...] | None = None) -> str:
     """The seed's printout: the first line n, then the square (``grid`` or the givens)."""
     from search.futoshiki.formats import unequal_only

@@ -35,4 +35,5 @@ KIND = PuzzleKind(
     generate="search.lianliankan.generate:generate",
     add_generate_arguments="search.lianliankan.generate:add_generate_arguments",
     describe=f"{_IO}:describe",
+    writers={"grid": (f"{_IO}:format_board", ".txt"), "seed": (f"{_IO}:format_seed", ".txt")},
 )

@@ -34,6 +34,7 @@ KIND = PuzzleKind(
     generate=f"{_HERE}.generate:generate",
     add_generate_arguments=f"{_HERE}.generate:add_generate_arguments",
     describe=f"{_HERE}.io:describe",
+    writers={"seed": (f"{_HERE}.io:format_puzzle", ".txt")},
 )
 
 
