@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+from dataclasses import replace
 
 import pytest
 from conftest import backend_names
@@ -19,6 +20,7 @@ from search.futoshiki.generate import (
     parse_size,
     random_latin_square,
 )
+from search.futoshiki.grade import GRADES, grade, solved_at
 from search.futoshiki.io import format_seed, parse
 from search.futoshiki.model import Futoshiki, Solution
 from search.futoshiki.verify import verify
@@ -40,9 +42,9 @@ def clues_of(puzzle: Futoshiki) -> list[Futoshiki]:
         if puzzle.given((r, c)):
             rows = [list(row) for row in puzzle.givens]
             rows[r][c] = 0
-            out.append(Futoshiki(puzzle.n, tuple(map(tuple, rows)), puzzle.less))
+            out.append(replace(puzzle, givens=tuple(map(tuple, rows))))
     for pair in puzzle.less:
-        out.append(Futoshiki(puzzle.n, puzzle.givens, tuple(p for p in puzzle.less if p != pair)))
+        out.append(replace(puzzle, less=tuple(p for p in puzzle.less if p != pair)))
     return out
 
 
@@ -101,11 +103,21 @@ def test_clue_order_offers_every_clue_of_the_square() -> None:
     assert {kind for kind, _ in clue_order(square, "givens", random.Random(1))} == {"given"}
 
 
-@pytest.mark.parametrize("difficulty", ["easy", "hard"])
-def test_difficulty_is_the_measured_one(difficulty: str) -> None:
-    puzzle, solution, nodes = generate_graded(5, 3, difficulty=difficulty)
-    assert verify(puzzle, solution) == []
-    assert (nodes == 1) == (difficulty == "easy")
+@pytest.mark.parametrize("adjacent", [False, True])
+@pytest.mark.parametrize("difficulty", GRADES)
+def test_difficulty_is_tathams_grade_and_every_clue_is_needed(difficulty: str,
+                                                              adjacent: bool) -> None:
+    puzzle, solution, found = generate_graded(5, 3, difficulty=difficulty, adjacent=adjacent)
+    assert verify(puzzle, solution) == [] and puzzle.adjacent == adjacent
+    assert found == difficulty == grade(puzzle)
+    assert kind("futoshiki").backend("propagate").unique(puzzle).status is Status.UNIQUE
+    if difficulty == "recursive":
+        return
+    level = GRADES.index(difficulty)
+    for weaker in clues_of(puzzle):  # minimal for the rules of its grade
+        solved = solved_at(weaker)
+        assert solved is None or GRADES.index(solved) > level
+
 
 
 def test_sizes() -> None:
@@ -129,7 +141,7 @@ def test_command_prints_seed_files_and_json(capsys) -> None:
     assert [parse(text, "stdout") for text in printed] == [first, second]
     assert generate(_args(json=True, count=1, difficulty="easy")) == 0
     record = json.loads(capsys.readouterr().out)
-    assert record["difficulty"] == "easy" and record["nodes"] == 1
+    assert record["difficulty"] == "easy" and record["nodes"] >= 1
     assert parse(record["text"], "json") == parse(record["tatham"], "json")
 
 

@@ -32,7 +32,6 @@ KIND = PuzzleKind(
                {"action": "store_true"}),
     ),
     apply_options="search.futoshiki:apply_options",
-    check="search.futoshiki.check:check",
     generate="search.futoshiki.generate:generate",
     add_generate_arguments="search.futoshiki.generate:add_generate_arguments",
     describe=f"{_IO}:describe",

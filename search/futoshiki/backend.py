@@ -1,14 +1,17 @@
 """The base of every Futoshiki backend: what ``check`` means for Futoshiki.
 
 A Futoshiki is well-made when it has exactly one solution, so a backend's
-check is its own ``unique``, with the solutions found as evidence.
+check is its own ``unique``, with the solutions found as evidence; a unique
+puzzle's details also give its grade, the weakest of Simon Tatham's levels of
+reasoning that solves it (``grade.py``).
 """
 
 from __future__ import annotations
 
+import time
 from typing import ClassVar
 
-from search.core import CALLS, Backend, CheckReport, Status
+from search.core import CALLS, Backend, CheckReport, Status, since
 from search.futoshiki.model import Futoshiki, Solution
 
 VERDICTS = {Status.UNIQUE: (True, "UNIQUE"), Status.MULTIPLE: (False, "MULTIPLE"),
@@ -17,14 +20,21 @@ VERDICTS = {Status.UNIQUE: (True, "UNIQUE"), Status.MULTIPLE: (False, "MULTIPLE"
 
 class FutoshikiBackend(Backend[Futoshiki, Solution]):
     calls: ClassVar[frozenset[str]] = frozenset(CALLS)
+    rules: ClassVar[frozenset[str]] = frozenset({"adjacent"})
 
     def check(self, puzzle: Futoshiki, *, time_limit: float | None = None) -> CheckReport:
-        """UNIQUE with the solution, MULTIPLE with two, NO SOLUTION, or UNDECIDED."""
+        """UNIQUE with the solution and the grade, MULTIPLE with two solutions,
+        NO SOLUTION, or UNDECIDED."""
         self.offers("check")
+        start = time.perf_counter()
         found = self.unique(puzzle, time_limit=time_limit)
         ok, verdict = VERDICTS.get(found.status, (None, str(found.status)))
         kept = found.solutions if ok is not None else ()
-        return CheckReport(ok=ok, verdict=verdict, status=found.status,
-                           details={"message": found.message} if found.message else {},
-                           solutions=tuple(kept), engine=self.name, wall=found.wall,
+        details = {"message": found.message} if found.message else {}
+        if found.status is Status.UNIQUE:
+            from search.futoshiki.grade import grade
+
+            details["grade"] = grade(puzzle, unique=True)
+        return CheckReport(ok=ok, verdict=verdict, status=found.status, details=details,
+                           solutions=tuple(kept), engine=self.name, wall=since(start),
                            effort=dict(found.effort))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from search.futoshiki.model import Cell, Futoshiki, Solution
+from search.futoshiki.model import Cell, Futoshiki, Grid, Solution
 
 
 def verify(puzzle: Futoshiki, solution: Solution) -> list[str]:
