@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 from search.core import InputError
-from search.manifest import labelled, listed_rules, with_defaults
 from search.puzzlekind import Option, PuzzleKind
 from search.registry import PUZZLES, kinds
 
@@ -118,7 +117,12 @@ def rule_variants(kind_: PuzzleKind, puzzle: Any, path: str, args: Any) -> list[
     """The puzzle under the rules of the flags, or with ``--manifest-rules`` (or
     ``--manifest``) under each rule set the manifest lists for the file."""
     from_manifest = getattr(args, "manifest_rules", False) or getattr(args, "manifest", False)
-    listed = listed_rules(Path(path), kind_) if from_manifest else []
+    if not from_manifest:  # the manifest reader (and csv) load only for these flags
+        return [Variant(path, chosen_rules(kind_, args, path),
+                        apply_rule_options(kind_, puzzle, args, path))]
+    from search.manifest import labelled, listed_rules, with_defaults
+
+    listed = listed_rules(Path(path), kind_)
     if not (listed and kind_.options):
         return [Variant(path, chosen_rules(kind_, args, path),
                         apply_rule_options(kind_, puzzle, args, path))]

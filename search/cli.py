@@ -37,7 +37,6 @@ from search.core import (
     SolveResult,
     Status,
 )
-from search.manifest import expected
 from search.progress import Progress
 from search.registry import (
     PUZZLES,
@@ -279,6 +278,8 @@ def _answers(path: str, args: Any) -> list[Answer]:
             found = [TASKS[args.command](kind_, variant.puzzle, variant.name, backend, args)
                      for backend in _backends_for(kind_, args)]
         if args.manifest:
+            from search.manifest import expected  # (and csv) only for --manifest
+
             for answer in found:
                 answer.expected = expected(Path(path), kind_, variant.rules, args.command)
         answers += found
@@ -407,7 +408,9 @@ def run_draw(args: Any) -> int:
 
 
 def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
-    """The parser; a puzzle's own generate options load only when ``argv`` names it."""
+    """The parser; a puzzle's own generate options load only when ``argv`` names it,
+    and the plugin commands only when ``argv`` names none of the commands here (they
+    import modules that solve, count, check, convert and generate never use)."""
     parser = argparse.ArgumentParser(
         prog="gridcp",
         description="Solve, count, check and generate Futoshiki, Numberlink and Lianliankan.",
@@ -477,6 +480,8 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
         if kind_.add_generate_arguments and generating == kind_.name:
             kind_.call("add_generate_arguments", gen)
         gen.set_defaults(run=run_generate)
+    if words and words[0] in commands.choices:
+        return parser
     for plugin in PLUGINS:
         module = plugin.partition(":")[0]
         try:
