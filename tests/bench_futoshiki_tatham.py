@@ -1,0 +1,257 @@
+"""gridcp against Simon Tatham's Unequal: grades and speed, side by side.
+
+    python tests/bench_futoshiki_tatham.py --tatham-src DIR [--repeat K] [--generated N]
+                                           [--sets DIR]
+
+``DIR`` holds Tatham's sources (``unequal.c``, ``latin.c``, ...; upstream
+commit a4f68b6a, the one that made the public game IDs).  The script writes a
+small driver (below: it includes ``unequal.c`` and calls its solver) next to
+them in ``DIR/../tatham-bench``, builds it with ``cc -O2`` and runs it; nothing
+of Tatham's is copied into the checkout.  Without ``--tatham-src`` only
+gridcp's side is measured.
+
+1. Grades: every game ID of ``../shared/instances-public/futoshiki/
+   tatham-unequal/gameids.tsv`` graded by gridcp against the grade Tatham
+   recorded; then ``N`` puzzles per grade, size and mode made by gridcp's
+   generator and graded by Tatham's own solver (the lowest level whose
+   ``solver_state`` returns 1, which is what Tatham's generator checks).
+2. Speed per grade on 9x9: the public 9x9 IDs and gridcp-generated 9x9
+   puzzles; gridcp's ``propagate`` ``unique`` in-process against Tatham's
+   ``solver_state(.., DIFF_RECURSIVE)`` in-process (solve and prove unique),
+   in CPU milliseconds (least of K runs for gridcp, median of K for Tatham);
+   gridcp's wall time too.
+3. Start-up: ``python -m search solve`` on a 4x4 against ``python -c pass``,
+   wall and CPU (user + system) seconds, least of K.
+
+Figures on a shared machine include waiting for a core; the CPU seconds and
+node counts are the steadier figures.  Never asserts a time: it reports.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import resource
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SETS = ROOT.parent / "shared" / "instances-public" / "futoshiki"
+sys.path.insert(0, str(ROOT))
+
+from search.futoshiki.formats import format_tatham  # noqa: E402
+from search.futoshiki.generate import generate_graded  # noqa: E402
+from search.futoshiki.grade import GRADES, grade  # noqa: E402
+from search.futoshiki.io import parse  # noqa: E402
+from search.futoshiki.propagate import PropagateBackend  # noqa: E402
+
+# Reads game IDs on stdin; prints per ID: the grade (lowest level whose
+# solver_state is 1), the full solver's verdict and the median in-process
+# CPU milliseconds (this process's clock, so that waiting for a core on a shared
+# machine does not count) of solver_state(state, DIFF_RECURSIVE) over argv[1] runs.
+DRIVER = r"""
+#define main unequal_main
+#include "unequal.c"
+#undef main
+#include <time.h>
+
+static double now(void) {
+    struct timespec ts; clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+static int cmp(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+int main(int argc, char **argv) {
+    int runs = argc > 1 ? atoi(argv[1]) : 5;
+    char line[65536];
+    while (fgets(line, sizeof line, stdin)) {
+        char *id = strtok(line, " \t\r\n"), *desc;
+        if (!id || !(desc = strchr(id, ':'))) continue;
+        *desc++ = '\0';
+        game_params *p = default_params();
+        decode_params(p, id);
+        const char *err = validate_desc(p, desc);
+        if (err) { printf("error 0 0\n"); fflush(stdout); continue; }
+        game_state *st = new_game(NULL, p, desc);
+        int grade = -1, d, verdict = 0;
+        for (d = 0; d < DIFFCOUNT && grade < 0; d++) {
+            game_state *copy = dup_game(st);
+            if (solver_state(copy, d) == 1) grade = d;
+            free_game(copy);
+        }
+        double *t = snewn(runs, double);
+        for (int k = 0; k < runs; k++) {
+            game_state *copy = dup_game(st);
+            double t0 = now();
+            verdict = solver_state(copy, DIFF_RECURSIVE);
+            t[k] = now() - t0;
+            free_game(copy);
+        }
+        qsort(t, runs, sizeof(double), cmp);
+        printf("%s %d %.3f\n", grade >= 0 ? unequal_diffnames[grade] : "none", verdict,
+               1000 * t[runs / 2]);
+        fflush(stdout);
+        sfree(t); free_game(st); free_params(p);
+    }
+    return 0;
+}
+"""
+SOURCES = ("latin.c", "malloc.c", "misc.c", "random.c", "tree234.c", "nullfe.c", "matching.c")
+
+
+def build(src: Path) -> Path:
+    out = src.parent / "tatham-bench"
+    out.mkdir(exist_ok=True)
+    (out / "driver.c").write_text(DRIVER)
+    binary = out / "unequal-bench"
+    subprocess.run(["cc", "-O2", "-DSTANDALONE_SOLVER", f"-I{src}", "-o", str(binary),
+                    str(out / "driver.c"), *(str(src / s) for s in SOURCES), "-lm"],
+                   check=True, capture_output=True)
+    return binary
+
+
+def tatham(binary: Path | None, ids: list[str], runs: int) -> list[tuple[str, float]]:
+    """(grade, median ms) per game ID from Tatham's solver."""
+    if binary is None:
+        return [("-", float("nan"))] * len(ids)
+    done = subprocess.run([str(binary), str(runs)], input="\n".join(ids) + "\n",
+                          capture_output=True, text=True, check=True)
+    rows = [line.split() for line in done.stdout.splitlines()]
+    return [(g.lower(), float(ms)) for g, _, ms in rows]
+
+
+def gridcp_ms(puzzle, runs: int) -> tuple[float, float, int]:
+    """Least wall and CPU milliseconds of ``propagate``'s unique, and its nodes."""
+    engine = PropagateBackend(progress=False)
+    walls, cpus = [], []
+    for _ in range(runs):
+        wall, cpu = time.perf_counter(), time.process_time()
+        result = engine.unique(puzzle)
+        walls.append(time.perf_counter() - wall)
+        cpus.append(time.process_time() - cpu)
+    assert str(result.status) == "UNIQUE"
+    return 1000 * min(walls), 1000 * min(cpus), int(result.effort["nodes"])
+
+
+def table(head: list[str], rows: list[list]) -> None:
+    print("| " + " | ".join(head) + " |")
+    print("|" + " --- |" * len(head))
+    for row in rows:
+        print("| " + " | ".join(str(v) for v in row) + " |")
+    print()
+
+
+def grades_section(ids_file: Path, binary: Path | None, generated: int) -> None:
+    rows = [line.split("\t") for line in ids_file.read_text().splitlines()]
+    agree = Counter((row[1].lower(), grade(parse(row[0]))) for row in rows)
+    same = sum(v for (a, b), v in agree.items() if a == b)
+    print(f"## Grades of Tatham's {len(rows)} public game IDs: gridcp agrees on {same}\n")
+    table(["Tatham", *GRADES], [[t, *(agree[t, g] for g in GRADES)] for t in GRADES])
+    if binary is None or not generated:
+        return
+    ids, ours = [], []
+    for adjacent in (False, True):
+        for n in (4, 5, 6, 7):
+            for want in GRADES:
+                for seed in range(generated):
+                    try:
+                        puzzle, _, found = generate_graded(n, seed, difficulty=want,
+                                                           adjacent=adjacent)
+                    except Exception:  # noqa: BLE001 (no such puzzle at this size)
+                        continue
+                    ids.append(format_tatham(puzzle).strip())
+                    ours.append(found)
+    theirs = [g for g, _ in tatham(binary, ids, 1)]
+    agree = Counter(zip(theirs, ours))
+    same = sum(v for (a, b), v in agree.items() if a == b)
+    print(f"## gridcp-generated puzzles (4x4-7x7, both modes, {generated} per grade): "
+          f"Tatham's solver grades {same} of {len(ids)} as gridcp does\n")
+    table(["Tatham", *GRADES], [[t, *(agree[t, g] for g in GRADES)] for t in GRADES])
+
+
+def speed_section(ids_file: Path, binary: Path | None, runs: int, generated: int) -> None:
+    rows = [line.split("\t") for line in ids_file.read_text().splitlines()
+            if line.startswith("9:")]
+    cases = [("tatham", row[1].lower(), row[0]) for row in rows]
+    for want in GRADES:
+        for seed in range(generated):
+            for method in ("mixed", "relations"):
+                puzzle, _, found = generate_graded(9, 100 + seed, difficulty=want, method=method)
+                cases.append((f"gridcp {method}", found, format_tatham(puzzle).strip()))
+    theirs = tatham(binary, [c[2] for c in cases], runs)
+    out = []
+    for (origin, level, gid), (their_grade, their_ms) in zip(cases, theirs):
+        wall, cpu, nodes = gridcp_ms(parse(gid), runs)
+        out.append([origin, level, their_grade, nodes, f"{wall:.1f}", f"{cpu:.1f}",
+                    f"{their_ms:.1f}", gid[:40] + "..."])
+    print("## 9x9: solve and prove unique, in-process (ms)\n")
+    table(["set", "grade", "Tatham's grade", "gridcp nodes", "gridcp wall", "gridcp CPU",
+           "Tatham CPU (median)", "game ID"], out)
+    summary = []
+    for level in GRADES:
+        mine = [float(r[5]) for r in out if r[1] == level]
+        theirs_ms = [float(r[6]) for r in out if r[1] == level]
+        if mine:
+            summary.append([level, len(mine), f"{max(mine):.1f}", f"{max(theirs_ms):.1f}",
+                            f"{sorted(mine)[len(mine) // 2]:.1f}",
+                            f"{sorted(theirs_ms)[len(theirs_ms) // 2]:.1f}"])
+    table(["grade", "puzzles", "gridcp max CPU", "Tatham max", "gridcp median CPU",
+           "Tatham median"], summary)
+
+
+def startup_section(runs: int) -> None:
+    file = ROOT / "instances" / "futoshiki" / "tatham" / "u04_trivial_1.tatham"
+    commands = {"python -c pass": [sys.executable, "-c", "pass"],
+                "python -m search solve u04_trivial_1.tatham":
+                    [sys.executable, "-m", "search", "solve", str(file)]}
+    rows = []
+    for name, command in commands.items():
+        walls, cpus = [], []
+        for _ in range(runs):
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            start = time.perf_counter()
+            subprocess.run(command, cwd=ROOT, capture_output=True, check=True)
+            walls.append(time.perf_counter() - start)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpus.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+        rows.append([name, f"{min(walls):.3f}", f"{min(cpus):.3f}"])
+    print("## Start-up, whole process (s, least of runs)\n")
+    table(["command", "wall", "CPU"], rows)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tatham-src", type=Path, help="folder of Tatham's sources")
+    parser.add_argument("--repeat", type=int, default=5, help="runs per timing (default 5)")
+    parser.add_argument("--generated", type=int, default=2,
+                        help="generated puzzles per grade (default 2)")
+    parser.add_argument("--sets", type=Path, default=SETS,
+                        help="the public Futoshiki sets (default ../shared/instances-public/"
+                             "futoshiki beside the checkout)")
+    args = parser.parse_args(argv)
+    if not args.sets.exists():
+        print(f"{args.sets} is absent: nothing to compare", file=sys.stderr)
+        return 0
+    ids = args.sets / "tatham-unequal" / "gameids.tsv"
+    random.seed(0)
+    binary = build(args.tatham_src) if args.tatham_src else None
+    grades_section(ids, binary, args.generated)
+    speed_section(ids, binary, args.repeat, args.generated)
+    startup_section(args.repeat)
+    return 0
+
+
+@pytest.mark.bench
+def test_bench_sample() -> None:
+    assert main(["--repeat", "1", "--generated", "0"]) == 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
