@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 from typing import ClassVar
 
-from search.core import CALLS, Backend, CheckReport, Status, since
+from search.core import CALLS, Backend, CheckReport, Status, Unsupported, since
 from search.futoshiki.model import Futoshiki, Solution
 
 VERDICTS = {Status.UNIQUE: (True, "UNIQUE"), Status.MULTIPLE: (False, "MULTIPLE"),
@@ -21,6 +21,11 @@ VERDICTS = {Status.UNIQUE: (True, "UNIQUE"), Status.MULTIPLE: (False, "MULTIPLE"
 class FutoshikiBackend(Backend[Futoshiki, Solution]):
     calls: ClassVar[frozenset[str]] = frozenset(CALLS)
     rules: ClassVar[frozenset[str]] = frozenset({"adjacent"})
+
+    def refuse_undeclared_rules(self, puzzle: Futoshiki) -> None:
+        """Raise ``Unsupported`` for a puzzle under a rule this backend does not take."""
+        if puzzle.adjacent and "adjacent" not in self.rules:
+            raise Unsupported(f"backend {self.name!r} does not take Adjacent mode (bars)")
 
     def check(self, puzzle: Futoshiki, *, time_limit: float | None = None) -> CheckReport:
         """UNIQUE with the solution and the grade, MULTIPLE with two solutions,

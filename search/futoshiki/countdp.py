@@ -347,6 +347,7 @@ class CountDPBackend(FutoshikiBackend):
 
     name = "count-dp"
     calls = frozenset({"count", "solve", "unique", "check"})
+    rules = frozenset()  # its states have no room for Adjacent mode's bars
 
     def __init__(self, **options: Any):
         super().__init__(**options)
@@ -355,11 +356,13 @@ class CountDPBackend(FutoshikiBackend):
         self.helper = PropagateBackend(progress=self.opts.progress)
 
     def solve(self, puzzle: Futoshiki, *, time_limit: float | None = None) -> SolveResult:
+        self.refuse_undeclared_rules(puzzle)
         result = self.helper.solve(puzzle, time_limit=time_limit)
         self.effort = dict(self.helper.effort)
         return result
 
     def unique(self, puzzle: Futoshiki, *, time_limit: float | None = None) -> UniqueResult:
+        self.refuse_undeclared_rules(puzzle)
         result = self.helper.unique(puzzle, time_limit=time_limit)
         self.effort = dict(self.helper.effort)
         return result
@@ -367,9 +370,7 @@ class CountDPBackend(FutoshikiBackend):
     def count(
         self, puzzle: Futoshiki, *, limit: int | None = None, time_limit: float | None = None
     ) -> CountResult:
-        if puzzle.adjacent:
-            raise Unsupported("count-dp's states have no room for Adjacent-mode bars; "
-                              "count with --backend propagate")
+        self.refuse_undeclared_rules(puzzle)
         start = time.perf_counter()
         if limit is not None and limit <= 0:
             return CountResult(Status.LIMIT, 0, 0.0)
