@@ -11,7 +11,7 @@ from dataclasses import replace
 import pytest
 from conftest import backend_names
 
-from search.core import Status
+from search.core import GridcpError, Status
 from search.futoshiki.generate import (
     clue_order,
     generate,
@@ -118,6 +118,11 @@ def test_difficulty_is_tathams_grade_and_every_clue_is_needed(difficulty: str,
         solved = solved_at(weaker)
         assert solved is None or GRADES.index(solved) > level
 
+
+
+def test_an_easy_puzzle_of_givens_only_is_refused_at_once() -> None:
+    with pytest.raises(GridcpError, match="no easy puzzle has givens only"):
+        generate_graded(5, 1, difficulty="easy", method="givens")
 
 
 def test_sizes() -> None:

@@ -201,6 +201,9 @@ def generate_graded(n: int, seed: int, *, backend: str | None = None, method: st
     Tatham grade is ``difficulty`` (any grade for ``any``), its solution and grade."""
     if difficulty not in DIFFICULTIES:
         raise GridcpError(f"unknown difficulty {difficulty!r} (known: {', '.join(DIFFICULTIES)})")
+    if difficulty == "easy" and method == "givens" and not adjacent:
+        raise GridcpError("no easy puzzle has givens only: the easy rules act on "
+                          "inequalities (use --method mixed or relations)")
     rng = random.Random(seed)
     target = None if difficulty == "any" else difficulty
     for _ in range(MAX_ATTEMPTS):
