@@ -36,8 +36,10 @@ at the grade below).
 
 from __future__ import annotations
 
+from search.core import Status
 from search.futoshiki.model import Futoshiki
-from search.futoshiki.propagate import Engine
+from search.futoshiki.propagate import Engine, PropagateBackend
+from search.futoshiki.verify import verify
 
 GRADES = ("trivial", "easy", "tricky", "extreme", "recursive")
 FORCING = 3  # the level whose rules include forcing chains
@@ -53,38 +55,27 @@ def grade(puzzle: Futoshiki, unique: bool | None = None) -> str | None:
     if found is not None:
         return found
     if unique is None:
-        from search.futoshiki.propagate import PropagateBackend
-
-        unique = str(PropagateBackend(progress=False).unique(puzzle).status) == "UNIQUE"
+        unique = PropagateBackend(progress=False).unique(puzzle).status is Status.UNIQUE
     return "recursive" if unique else None
 
 
-def solved_at(puzzle: Futoshiki, deductions: dict[str, int] | None = None) -> str | None:
+def solved_at(puzzle: Futoshiki) -> str | None:
     """The lowest of Tatham's deductive levels (trivial .. extreme) whose rules fill
-    the grid of ``puzzle``; None if none does (guessing needed, or no solution).
-    ``deductions`` receives the number of forcing-chain deductions made."""
+    the grid of ``puzzle``; None if none does (guessing needed, or no solution)."""
     engine = Engine(puzzle, level=0)
     if not engine.ok:
         return None
-    chains = 0
     for level, name in enumerate(GRADES[:FORCING + 1]):
         engine.set_level(level)
         if not engine.propagate():
             return None
         while level == FORCING and not _filled(engine) and _forcing_chain(engine):
-            chains += 1
             if not engine.propagate():
                 return None
         if _filled(engine):
-            if deductions is not None:
-                deductions["chains"] = chains
-            from search.futoshiki.verify import verify
-
             # the rules below ``easy`` ignore the inequalities: a grid they fill is
             # the puzzle's solution only if it keeps them
             return None if verify(puzzle, engine.solution()) else name
-    if deductions is not None:
-        deductions["chains"] = chains
     return None
 
 

@@ -162,7 +162,7 @@ class Engine:
                 side[b].append(a)
         self.linked = [self.smaller[i] + self.larger[i] + self.barred[i] + self.unbarred[i]
                        for i in cells]
-        self.rules = (self.smaller, self.larger, self.barred, self.unbarred)
+        self.all_links = (self.smaller, self.larger, self.barred, self.unbarred)
         self.set_level(level, start=False)
         # Per row and column, the value index each cell had in its last matching.
         self.mates = [[-1] * n for _ in self.units]
@@ -183,9 +183,9 @@ class Engine:
         cell, row, column and plane again, so that the new rules see them."""
         self.level = level
         full_rules = level is None or level >= 1
-        no = [[] for _ in self.rules[0]]
+        no = [[] for _ in self.all_links[0]]
         self.smaller, self.larger, self.barred, self.unbarred = (
-            self.rules if full_rules else (no, no, no, no))
+            self.all_links if full_rules else (no, no, no, no))
         self.bars_of_domains = level is None or level >= 2  # arc consistency on bars
         self.use_matching = level is None or level >= 2
         self.use_planes = level is None or level >= 3
