@@ -41,9 +41,11 @@ def looks_like_seed(text: str) -> bool:
 
 def sniff(text: str) -> bool:
     """Does this text look like a Futoshiki file in any format gridcp reads?"""
-    from search.futoshiki.formats import sniff_format
+    if looks_like_seed(text):
+        return True
+    from search.futoshiki.formats import sniff_format  # the other formats' readers
 
-    return looks_like_seed(text) or sniff_format(text) is not None
+    return sniff_format(text) is not None
 
 
 def parse(text: str, source: str = "<input>") -> Futoshiki:
