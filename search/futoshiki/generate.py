@@ -283,7 +283,8 @@ def generate(args: Any) -> int:
         givens = sum(1 for row in puzzle.givens for v in row if v)
         if args.json:
             record = {
-                "puzzle": "futoshiki", "n": n, "seed": seed, "index": k, "method": method,
+                "puzzle": "futoshiki", "n": n, "seed": seed, "index": k,
+                "method": "givens" if adjacent else method,
                 "clues": {"givens": givens, "relations": len(puzzle.less)},
                 "grid": [list(row) for row in puzzle.givens],
                 "less": [[list(a), list(b)] for a, b in puzzle.less],
@@ -296,7 +297,9 @@ def generate(args: Any) -> int:
         if out:
             target = out / f"futoshiki_{n}_{args.seed}_{k}.txt"
             target.write_text(text)
-            print(f"{target}: {givens} givens, {len(puzzle.less)} inequalities",
+            between = f"{len(puzzle.bars)} bars" if adjacent else \
+                f"{len(puzzle.less)} inequalities"
+            print(f"{target}: {givens} givens, {between}",
                   file=sys.stderr)
             if args.json:
                 print(line)
