@@ -191,6 +191,8 @@ def run_check(kind_: PuzzleKind, puzzle: Any, file: str, backend: str | None,
         report = engine.check(puzzle, time_limit=args.time_limit)
     fields: dict[str, Any] = {"verdict": report.verdict, "ok": report.ok,
                               "details": dict(report.details)}
+    if "grade" in report.details:
+        fields["grade"] = report.details["grade"]
     if report.engine:
         fields["engine"] = report.engine
     answer = Answer(file, kind_.name, "check", name, report.status, report.wall,
@@ -276,7 +278,7 @@ def _answers(path: str, args: Any) -> list[Answer]:
             found = [_invalid(kind_, variant.puzzle, variant.name, reasons, args)]
         else:
             found = [TASKS[args.command](kind_, variant.puzzle, variant.name, backend, args)
-                     for backend in _backends_for(kind_, args)]
+                     for backend in _backends_for(kind_, args, variant.puzzle)]
         if args.manifest:
             from search.manifest import expected  # (and csv) only for --manifest
 
@@ -327,11 +329,12 @@ def _invalid(kind_: PuzzleKind, puzzle: Any, file: str, reasons: list[str], args
         fields["count"] = 0
     answer = Answer(file, kind_.name, args.command, "-", Status.INVALID, fields=fields)
     if args.command == "solve" and getattr(args, "method", None):
-        answer.text = run_solve(kind_, puzzle, file, _backends_for(kind_, args)[0], args).text
+        answer.text = run_solve(kind_, puzzle, file, _backends_for(kind_, args, puzzle)[0],
+                                args).text
     return answer
 
 
-def _backends_for(kind_: PuzzleKind, args: Any) -> list[str | None]:
+def _backends_for(kind_: PuzzleKind, args: Any, puzzle: Any = None) -> list[str | None]:
     method = getattr(args, "method", None)
     if args.backend == "all":
         return [name for name in kind_.backends
@@ -353,7 +356,8 @@ def _backends_for(kind_: PuzzleKind, args: Any) -> list[str | None]:
         raise InputError(f"no {kind_.name} backend has a method {method!r}", args.files[0])
     if args.command == "check" and kind_.check is not None:
         return [None]  # the puzzle's own check, which takes several engines
-    return [kind_.default_backend(args.command)]
+    rules = kind_.call("rules_of", puzzle) if kind_.rules_of and puzzle is not None else ()
+    return [kind_.default_backend(args.command, rules)]
 
 
 # ---------------------------------------------------------------- convert, generate

@@ -6,7 +6,7 @@ It sits below both the registry and the puzzle packages, which build their
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -42,11 +42,15 @@ class PuzzleKind:
     verify: str  # (puzzle, solution) -> list[str] of violations
     key: str  # (puzzle, solution) -> hashable canonical key
     backends: Mapping[str, str]
-    defaults: Mapping[str, str] = field(default_factory=dict)  # task -> backend name
+    # task -> backend name, or names in order of preference
+    defaults: Mapping[str, str | tuple[str, ...]] = field(default_factory=dict)
     # (puzzle) -> list[str]: why the input breaks the rules before any search
     # (status INVALID, exit code 1); empty when it does not.
     validate: str | None = None
     options: tuple[Option, ...] = ()
+    # (puzzle) -> frozenset of the rule-variant flags the puzzle is under,
+    # which a backend must declare to take it
+    rules_of: str | None = None
     apply_options: str | None = None  # (puzzle, options dict) -> puzzle with rule variants
     # (puzzle, *, time_limit: float | None) -> CheckReport: the check when no
     # backend is named (a pipeline of several engines); without it, the
@@ -76,10 +80,16 @@ class PuzzleKind:
             raise GridcpError(f"{self.name} has no backend {name!r} (known: {known})")
         return load(self.backends[name])(**options)
 
-    def default_backend(self, task: str) -> str:
-        if task in self.defaults:
-            return self.defaults[task]
-        for name, dotted in self.backends.items():
-            if task in load(dotted).calls:
+    def default_backend(self, task: str, rules: Iterable[str] = ()) -> str:
+        """The first backend named for ``task`` in ``defaults`` (a name, or
+        names in order of preference), else the first that offers it, that
+        takes every rule in ``rules``."""
+        need = set(rules)
+        named = self.defaults.get(task, ())
+        named = [named] if isinstance(named, str) else list(named)
+        for name in [*named, *self.backends]:
+            offered = load(self.backends[name])
+            if task in offered.calls and need <= offered.rules:
                 return name
-        raise GridcpError(f"no {self.name} backend can {task}")
+        under = f" under {', '.join(sorted(need))}" if need else ""
+        raise GridcpError(f"no {self.name} backend can {task}{under}")

@@ -134,12 +134,10 @@ def test_two_solutions_side_by_side_mark_where_they_differ():
     assert found["path"] == 2 * len(puzzle.pairs)
 
 
-def test_futoshiki_adjacent_bars_are_drawn_when_the_puzzle_has_them(monkeypatch):
-    from search.draw import futoshiki
-
-    _, puzzle = loaded("futoshiki/latin/empty_3.txt")
-    monkeypatch.setattr(futoshiki, "bars", lambda p: (((0, 0), (0, 1)), ((1, 2), (2, 2))))
-    assert classes(svg(puzzle))["bar"] == 2
+def test_futoshiki_adjacent_bars_are_drawn():
+    _, puzzle = loaded("futoshiki/tatham/a05_tricky_1.tatham")
+    assert puzzle.adjacent and puzzle.bars
+    assert classes(svg(puzzle))["bar"] == len(puzzle.bars)
 
 
 def test_the_palette_keeps_36_colours_apart():

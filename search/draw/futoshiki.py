@@ -18,12 +18,8 @@ Pair = tuple[Cell, Cell]
 
 
 def bars(puzzle: Futoshiki) -> tuple[Pair, ...]:
-    """The Adjacent bars of a puzzle: pairs of neighbours whose values differ by one.
-
-    The Futoshiki model has no Adjacent rule yet; when it gains one, return
-    its bars here (e.g. ``puzzle.adjacent``) and every picture shows them.
-    """
-    return ()
+    """The Adjacent bars of a puzzle: pairs of neighbours whose values differ by one."""
+    return puzzle.bars
 
 
 def draw(puzzle: Futoshiki, solution: Solution | None = None, *,

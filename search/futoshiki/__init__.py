@@ -23,7 +23,7 @@ KIND = PuzzleKind(
         "propagate": "search.futoshiki.propagate:PropagateBackend",
         "count-dp": "search.futoshiki.countdp:CountDPBackend",
     },
-    defaults={"solve": "propagate", "count": "count-dp", "unique": "propagate",
+    defaults={"solve": "propagate", "count": ("count-dp", "propagate"), "unique": "propagate",
               "check": "propagate"},
     options=(
         Option(("--adjacent",), "adjacent",
@@ -31,6 +31,7 @@ KIND = PuzzleKind(
                "and neighbours without a bar do not (a file in that mode needs no flag)",
                {"action": "store_true"}),
     ),
+    rules_of="search.futoshiki:rules_of",
     apply_options="search.futoshiki:apply_options",
     generate="search.futoshiki.generate:generate",
     add_generate_arguments="search.futoshiki.generate:add_generate_arguments",
@@ -59,3 +60,7 @@ def apply_options(puzzle, opts: dict):
         raise GridcpError("--adjacent: this puzzle has inequalities, not bars (write it with "
                           "bars: a Tatham 'Na:' game ID or a text grid with '|' and '-')")
     return replace(puzzle, adjacent=True)
+
+
+def rules_of(puzzle) -> frozenset[str]:
+    return frozenset({"adjacent"}) if puzzle.adjacent else frozenset()

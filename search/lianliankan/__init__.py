@@ -31,6 +31,7 @@ KIND = PuzzleKind(
         Option(("--turns",), "turns", "the most turns a line may make (default 2)",
                {"type": int, "default": 2}),
     ),
+    rules_of=f"{_RULES}:rules_of",
     apply_options=f"{_RULES}:apply_options",
     generate="search.lianliankan.generate:generate",
     add_generate_arguments="search.lianliankan.generate:add_generate_arguments",

@@ -1,4 +1,4 @@
-"""Rule variants from the command line."""
+"""Rule variants: from the command line, and the ones a board is under."""
 
 from __future__ import annotations
 
@@ -20,3 +20,9 @@ def apply_options(board: Board, options: dict[str, Any]) -> Board:
         gravity=bool(options.get("gravity", board.gravity)),
         turns=board.turns if turns is None else turns,
     )
+
+
+def rules_of(board: Board) -> frozenset[str]:
+    """The variants the board is under (two turns is the plain rule)."""
+    return frozenset(name for name, on in (("border", board.border), ("gravity", board.gravity),
+                                           ("turns", board.turns != 2)) if on)

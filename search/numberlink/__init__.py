@@ -28,6 +28,7 @@ KIND = PuzzleKind(
                "cells may stay empty (default: every non-blocked cell on a path)",
                {"action": "store_true"}),
     ),
+    rules_of=f"{_HERE}:rules_of",
     apply_options=f"{_HERE}:apply_options",
     check=f"{_HERE}.check:check",
     differences=f"{_HERE}.verify:differences",
@@ -46,3 +47,7 @@ def key(puzzle, solution):
 def apply_options(puzzle, opts: dict):
     """``--lenient`` switches to the rule where cells may stay empty."""
     return puzzle.lenient() if opts.get("lenient") else puzzle.covering()
+
+
+def rules_of(puzzle) -> frozenset[str]:
+    return frozenset() if puzzle.full_cover else frozenset({"lenient"})
