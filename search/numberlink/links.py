@@ -1,0 +1,354 @@
+"""A Numberlink solver for large boards: a search over links with propagation.
+
+Each step between two neighbouring cells is a link, on, off or open.  A
+solution is a set of links where every label has one link and every other
+cell two (full cover) or none or two (lenient), that closes no loop and joins
+no two labels.  That is all, so the search decides one open link at a time
+and lets the rules propagate, kept as bit masks per cell and undone from a
+trail:
+
+- degree: a cell with all the links it needs turns its open links off; one
+  with just as many open links as it still needs turns them all on (forced
+  moves, and the dead ends of full cover: a cell short of links fails);
+- chains: the links laid form chains whose two ends know each other
+  (``mate``), so a link that would close a loop or join two labels fails at
+  once, and the open link between the two ends of one chain is turned off;
+- no self-touch, tried first (``nst``): three links in a 2 x 2 square make a
+  U whose ends touch, so a square with two links turns its others off.  Under
+  the lenient rule this is complete for existence (a touching path shortcuts
+  to one that does not touch); under full cover it is a convention of
+  generated boards, so a second pass without it keeps the search complete;
+- regions, at each real choice: the cells joined by links not yet off form
+  regions; both ends of every unfinished pair must share one, and under full
+  cover every region must hold a label (a region without one could only be
+  filled by loops).
+
+The choice: a chain end (or label) that needs a link and has the fewest open
+ones, on the side of the board the search is filling (the most constrained
+head).  Effort is counted in nodes (decisions); ``max_nodes`` bounds it.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from dataclasses import dataclass
+
+from search.core import Backend, Deadline, LimitReached, SolveResult, Status
+from search.numberlink.model import Numberlink, Solution
+
+POP = tuple(bin(m).count("1") for m in range(16))
+NONE = -1  # label of a cell that ends no pair
+
+
+class Exhausted(Exception):
+    """The node budget ran out (the search stops undecided)."""
+
+
+class Links:
+    """The search state: per cell, masks of links on (``on``) and off
+    (``off``), bit d for the step ``step[d]``; the padded grid has a ring of
+    cells with every link off."""
+
+    def __init__(self, puzzle: Numberlink, *, nst: bool):
+        self.puzzle, self.nst = puzzle, nst
+        self.full = puzzle.full_cover
+        w = self.stride = puzzle.width + 2
+        size = w * (puzzle.height + 2)
+        self.step = (-w, 1, w, -1)  # up, right, down, left; d ^ 2 is the way back
+        self.cell_of = [((i // w) - 1, (i % w) - 1) for i in range(size)]
+        self.inside = [(r + 1) * w + c + 1 for r, c in puzzle.open_cells]
+        live = [False] * size
+        for i in self.inside:
+            live[i] = True
+        self.live = live
+        self.label = [NONE] * size
+        self.ends = []
+        for k, pair in enumerate(puzzle.pairs):
+            a, b = (self.index(c) for c in (pair.a, pair.b))
+            self.label[a] = self.label[b] = k
+            self.ends.append((a, b))
+        # need: links a cell must have (1 for a label; 2 for a cell under full cover;
+        # lenient cells need 0 or 2, marked 2 with ``optional``)
+        self.need = [0] * size
+        self.optional = [False] * size
+        for i in self.inside:
+            self.need[i] = 1 if self.label[i] != NONE else 2
+            self.optional[i] = not self.full and self.label[i] == NONE
+        self.on = [0] * size
+        self.off = [15] * size
+        for i in self.inside:
+            self.off[i] = sum(1 << d for d, s in enumerate(self.step) if not live[i + s])
+        self.mate = list(range(size))  # the other end of the chain a chain end is on
+        self.square = [0] * size  # links in the 2 x 2 square whose top left is i
+        self.trail: list[tuple[list, int, int]] = []
+        self.queue: list[int] = []
+        self.nodes = 0
+
+    def index(self, cell: tuple[int, int]) -> int:
+        return (cell[0] + 1) * self.stride + cell[1] + 1
+
+    # ------------------------------------------------------------ changes
+
+    def _set(self, array: list, i: int, value: int) -> None:
+        self.trail.append((array, i, array[i]))
+        array[i] = value
+
+    def undo(self, mark: int) -> None:
+        trail = self.trail
+        while len(trail) > mark:
+            array, i, value = trail.pop()
+            array[i] = value
+
+    def chain_label(self, i: int) -> int:
+        lab = self.label[i]
+        return lab if lab != NONE else self.label[self.mate[i]]
+
+    def link(self, i: int, d: int) -> bool:
+        """Turn the link from i in direction d on; False on a contradiction."""
+        on, off = self.on, self.off
+        bit = 1 << d
+        if off[i] & bit:
+            return False
+        if on[i] & bit:
+            return True
+        j = i + self.step[d]
+        mate = self.mate
+        x, y = mate[i], mate[j]
+        if x == j:
+            return False  # closes a loop
+        li, lj = self.chain_label(i), self.chain_label(j)
+        if li != NONE and lj != NONE and li != lj:
+            return False  # joins two labels
+        self._set(on, i, on[i] | bit)
+        self._set(on, j, on[j] | (1 << (d ^ 2)))
+        self._set(mate, x, y)
+        self._set(mate, y, x)
+        if self.nst:
+            square = self.square
+            corner = min(i, j)
+            for t in ((corner - 1, corner) if d & 1 == 0 else (corner - self.stride, corner)):
+                n = square[t] + 1
+                if n > 2:
+                    return False
+                self._set(square, t, n)
+                if n == 2 and not self.close_square(t):
+                    return False
+        self.queue += (i, j)
+        # the two new chain ends may not be linked to each other (a loop)
+        if x != y:
+            for e in range(4):
+                if x + self.step[e] == y:
+                    if not on[x] >> e & 1 and not self.cut(x, e):
+                        return False
+                    break
+        return True
+
+    def cut(self, i: int, d: int) -> bool:
+        """Turn the link from i in direction d off; False on a contradiction."""
+        bit = 1 << d
+        off = self.off
+        if off[i] & bit:
+            return True
+        if self.on[i] & bit:
+            return False
+        j = i + self.step[d]
+        self._set(off, i, off[i] | bit)
+        self._set(off, j, off[j] | (1 << (d ^ 2)))
+        self.queue += (i, j)
+        return True
+
+    def close_square(self, t: int) -> bool:
+        """No self-touch: a square with two links has its other links off."""
+        w = self.stride
+        on = self.on
+        for i, d in ((t, 1), (t, 2), (t + 1, 2), (t + w, 1)):
+            if not on[i] >> d & 1 and not self.cut(i, d):
+                return False
+        return True
+
+    def propagate(self) -> bool:
+        """Apply the degree rules until nothing changes; False on a contradiction."""
+        queue, on, off, need, optional = self.queue, self.on, self.off, self.need, self.optional
+        while queue:
+            i = queue.pop()
+            if not self.live[i]:
+                continue
+            m_on, m_off = on[i], off[i]
+            has = POP[m_on]
+            free = 4 - POP[m_on | m_off]
+            want = need[i]
+            if has > want:
+                return False
+            if free == 0:
+                if has < want and not (optional[i] and has == 0):
+                    return False
+                continue
+            if has == want:
+                for d in range(4):
+                    if not (m_on | m_off) >> d & 1 and not self.cut(i, d):
+                        return False
+            elif optional[i] and has == 0:
+                if free == 1:  # one open link cannot make two
+                    for d in range(4):
+                        if not (m_on | m_off) >> d & 1 and not self.cut(i, d):
+                            return False
+            elif has + free < want:
+                return False
+            elif has + free == want:
+                for d in range(4):
+                    if not (m_on | m_off) >> d & 1 and not self.link(i, d):
+                        return False
+        return True
+
+    # ------------------------------------------------------------ regions
+
+    def regions_fail(self) -> bool:
+        """Pairs cut off from themselves, or (full cover) a region with no label."""
+        off, step = self.off, self.step
+        region = [-1] * len(off)
+        labelled: list[bool] = []
+        label = self.label
+        for start in self.inside:
+            if region[start] >= 0:
+                continue
+            r = len(labelled)
+            region[start] = r
+            has_label = label[start] != NONE
+            stack = [start]
+            while stack:
+                i = stack.pop()
+                closed = off[i]
+                for d in range(4):
+                    if not closed >> d & 1:
+                        j = i + step[d]
+                        if region[j] < 0:
+                            region[j] = r
+                            if label[j] != NONE:
+                                has_label = True
+                            stack.append(j)
+            if self.full and not has_label:
+                return True
+            labelled.append(has_label)
+        for a, b in self.ends:
+            if region[a] != region[b]:
+                return True
+        return False
+
+    # ------------------------------------------------------------ search
+
+    def choose(self) -> tuple[int, int] | None:
+        """The cell to branch at (fewest open links beyond its needs) and its
+        first open link; None when no cell needs a link."""
+        on, off, need, optional = self.on, self.off, self.need, self.optional
+        best, best_key = -1, 99
+        for i in self.inside:
+            m = on[i] | off[i]
+            if m == 15:
+                continue
+            has = POP[on[i]]
+            if has >= need[i]:
+                continue
+            if optional[i] and has == 0:
+                key = 8 + 4 - POP[m]  # an empty lenient cell: decided last
+            else:
+                key = 4 - POP[m] - (need[i] - has)
+            if key < best_key:
+                best, best_key = i, key
+                if key <= 1:
+                    break
+        if best < 0:
+            return None
+        m = on[best] | off[best]
+        for d in range(4):
+            if not m >> d & 1:
+                return best, d
+        return None
+
+    def search(self, deadline: Deadline, max_nodes: int | None) -> bool:
+        """Depth-first: True with the board holding a solution."""
+        if not self.propagate():
+            return False
+        picked = self.choose()
+        if picked is None:
+            return True
+        self.nodes += 1
+        if max_nodes is not None and self.nodes > max_nodes:
+            raise Exhausted
+        if not self.nodes & 255:
+            deadline.check()
+        if self.regions_fail():
+            return False
+        i, d = picked
+        mark = len(self.trail)
+        for turn_on in (True, False):
+            self.queue.clear()
+            if (self.link(i, d) if turn_on else self.cut(i, d)) and self.search(deadline, max_nodes):
+                return True
+            self.undo(mark)
+        return False
+
+    def start(self) -> bool:
+        """Lay the forced links of the empty board: False when it has none."""
+        self.queue[:] = self.inside
+        if self.nst:  # neighbouring labels of one pair: the path is that one step
+            for a, b in self.ends:
+                for d in range(4):
+                    if a + self.step[d] == b and not self.link(a, d):
+                        return False
+        return True
+
+    def solution(self) -> Solution:
+        paths = []
+        for a, b in self.ends:
+            path, prev, cur = [a], -1, a
+            while cur != b:
+                nxt = next(cur + self.step[d] for d in range(4)
+                           if self.on[cur] >> d & 1 and cur + self.step[d] != prev)
+                prev, cur = cur, nxt
+                path.append(cur)
+            paths.append(tuple(self.cell_of[i] for i in path))
+        return Solution(tuple(paths))
+
+
+class LinksBackend(Backend):
+    """Depth-first search over links with propagation, for large boards;
+    ``solve`` only.  Options: ``max_nodes`` (None: no bound)."""
+
+    name = "links"
+    tasks = frozenset({"solve"})
+
+    @dataclass(frozen=True)
+    class Options:
+        max_nodes: int | None = None
+
+    def __init__(self, **options):
+        super().__init__(**options)
+        self.opts = self.Options(**options)
+
+    def solve(self, puzzle: Numberlink, *, time_limit: float | None = None) -> SolveResult:
+        """No self-touch first: under the lenient rule that is complete;
+        under full cover, a second pass allows every path."""
+        started = time.perf_counter()
+        deadline = Deadline(time_limit)
+        depth = 4 * len(puzzle.open_cells) + 1000
+        if sys.getrecursionlimit() < depth:
+            sys.setrecursionlimit(depth)
+        passes = (True, False) if puzzle.full_cover else (True,)
+        nodes, status, found = 0, Status.UNSAT, None
+        budget = self.opts.max_nodes
+        for nst in passes:
+            board = Links(puzzle, nst=nst)
+            try:
+                if board.start() and board.search(deadline, budget):
+                    status, found = Status.SOLVED, board.solution()
+            except (LimitReached, Exhausted):
+                status = Status.LIMIT
+            nodes += board.nodes
+            if budget is not None:
+                budget = max(0, budget - board.nodes)
+            if status is not Status.UNSAT:
+                break
+        self.effort = {"nodes": nodes}
+        return SolveResult(status, found, time.perf_counter() - started, dict(self.effort))
+
