@@ -39,6 +39,7 @@ from search.numberlink.model import Numberlink, Solution
 
 POP = tuple(bin(m).count("1") for m in range(16))
 NONE = -1  # label of a cell that ends no pair
+REGION_EVERY = 8  # nodes between region checks (each costs a scan of the board)
 
 
 class Exhausted(Exception):
@@ -79,6 +80,7 @@ class Links:
         self.off = [15] * size
         for i in self.inside:
             self.off[i] = sum(1 << d for d, s in enumerate(self.step) if not live[i + s])
+        self.colour = list(self.label)  # the label of the chain a cell is on
         self.mate = list(range(size))  # the other end of the chain a chain end is on
         self.square = [0] * size  # links in the 2 x 2 square whose top left is i
         self.trail: list[tuple[list, int, int]] = []
@@ -100,10 +102,6 @@ class Links:
             array, i, value = trail.pop()
             array[i] = value
 
-    def chain_label(self, i: int) -> int:
-        lab = self.label[i]
-        return lab if lab != NONE else self.label[self.mate[i]]
-
     def link(self, i: int, d: int) -> bool:
         """Turn the link from i in direction d on; False on a contradiction."""
         on, off = self.on, self.off
@@ -113,12 +111,12 @@ class Links:
         if on[i] & bit:
             return True
         j = i + self.step[d]
-        mate = self.mate
+        mate, colour = self.mate, self.colour
         x, y = mate[i], mate[j]
         if x == j:
             return False  # closes a loop
-        li, lj = self.chain_label(i), self.chain_label(j)
-        if li != NONE and lj != NONE and li != lj:
+        ci, cj = colour[i], colour[j]
+        if ci != cj and ci != NONE and cj != NONE:
             return False  # joins two labels
         self._set(on, i, on[i] | bit)
         self._set(on, j, on[j] | (1 << (d ^ 2)))
@@ -142,6 +140,38 @@ class Links:
                     if not on[x] >> e & 1 and not self.cut(x, e):
                         return False
                     break
+        if ci == NONE and cj != NONE:
+            return self.paint(i, j, cj)
+        if cj == NONE and ci != NONE:
+            return self.paint(j, i, ci)
+        return True
+
+    def paint(self, start: int, came: int, c: int) -> bool:
+        """Give the chain from ``start`` (away from ``came``) the label c.
+        Without self-touch, a painted cell beside another cell of c must be
+        linked to it: if both can still take a link, the link is laid (it
+        joins the pair's two halves), else the path touches itself."""
+        colour, on, step, need = self.colour, self.on, self.step, self.need
+        prev, cur = came, start
+        touching = []
+        while cur >= 0:
+            self._set(colour, cur, c)
+            nxt = -1
+            m = on[cur]
+            for d in range(4):
+                n = cur + step[d]
+                if m >> d & 1:
+                    if n != prev:
+                        nxt = n
+                elif self.nst and colour[n] == c:
+                    touching.append((cur, d))
+            prev, cur = cur, nxt
+        for i, d in touching:
+            j = i + step[d]
+            if on[i] >> d & 1:
+                continue  # laid by an earlier one of these
+            if POP[on[i]] >= need[i] or POP[on[j]] >= need[j] or not self.link(i, d):
+                return False
         return True
 
     def cut(self, i: int, d: int) -> bool:
@@ -204,17 +234,17 @@ class Links:
     # ------------------------------------------------------------ regions
 
     def regions_fail(self) -> bool:
-        """Pairs cut off from themselves, or (full cover) a region with no label."""
-        off, step = self.off, self.step
+        """The unlabelled cells, joined by links not off, form regions.  A pair
+        whose two heads (its chain ends) share no region and cannot link
+        directly is cut off; under full cover, a region no unfinished pair can
+        enter with both heads is left to loops."""
+        off, step, colour, mate = self.off, self.step, self.colour, self.mate
         region = [-1] * len(off)
-        labelled: list[bool] = []
-        label = self.label
+        count = 0
         for start in self.inside:
-            if region[start] >= 0:
+            if region[start] >= 0 or colour[start] != NONE:
                 continue
-            r = len(labelled)
-            region[start] = r
-            has_label = label[start] != NONE
+            region[start] = count
             stack = [start]
             while stack:
                 i = stack.pop()
@@ -222,18 +252,23 @@ class Links:
                 for d in range(4):
                     if not closed >> d & 1:
                         j = i + step[d]
-                        if region[j] < 0:
-                            region[j] = r
-                            if label[j] != NONE:
-                                has_label = True
+                        if region[j] < 0 and colour[j] == NONE:
+                            region[j] = count
                             stack.append(j)
-            if self.full and not has_label:
-                return True
-            labelled.append(has_label)
+            count += 1
+        served = [False] * count
         for a, b in self.ends:
-            if region[a] != region[b]:
+            x, y = mate[a], mate[b]
+            if x == b:
+                continue  # joined
+            near_x = {region[x + step[d]] for d in range(4) if not off[x] >> d & 1}
+            shared = [r for r in {region[y + step[d]] for d in range(4) if not off[y] >> d & 1}
+                      if r >= 0 and r in near_x]
+            if not shared and not any(x + step[d] == y for d in range(4) if not off[x] >> d & 1):
                 return True
-        return False
+            for r in shared:
+                served[r] = True
+        return self.full and not all(served)
 
     # ------------------------------------------------------------ search
 
@@ -249,10 +284,8 @@ class Links:
             has = POP[on[i]]
             if has >= need[i]:
                 continue
-            if optional[i] and has == 0:
-                key = 8 + 4 - POP[m]  # an empty lenient cell: decided last
-            else:
-                key = 4 - POP[m] - (need[i] - has)
+            # open links beyond the cell's needs; an empty lenient cell goes last
+            key = 12 - POP[m] if optional[i] and has == 0 else 4 - POP[m] - (need[i] - has)
             if key < best_key:
                 best, best_key = i, key
                 if key <= 1:
@@ -260,10 +293,10 @@ class Links:
         if best < 0:
             return None
         m = on[best] | off[best]
-        for d in range(4):
-            if not m >> d & 1:
-                return best, d
-        return None
+        step = self.step
+        # towards the neighbour with the fewest open links first: hug walls and paths
+        return best, max((d for d in range(4) if not m >> d & 1),
+                         key=lambda d: POP[on[best + step[d]] | off[best + step[d]]])
 
     def search(self, deadline: Deadline, max_nodes: int | None) -> bool:
         """Depth-first: True with the board holding a solution."""
@@ -277,13 +310,14 @@ class Links:
             raise Exhausted
         if not self.nodes & 255:
             deadline.check()
-        if self.regions_fail():
+        if not self.nodes % REGION_EVERY and self.regions_fail():
             return False
         i, d = picked
         mark = len(self.trail)
         for turn_on in (True, False):
             self.queue.clear()
-            if (self.link(i, d) if turn_on else self.cut(i, d)) and self.search(deadline, max_nodes):
+            laid = self.link(i, d) if turn_on else self.cut(i, d)
+            if laid and self.search(deadline, max_nodes):
                 return True
             self.undo(mark)
         return False
@@ -344,11 +378,11 @@ class LinksBackend(Backend):
                     status, found = Status.SOLVED, board.solution()
             except (LimitReached, Exhausted):
                 status = Status.LIMIT
-            nodes += board.nodes
+            used = board.nodes
+            nodes += used
             if budget is not None:
-                budget = max(0, budget - board.nodes)
+                budget = max(0, budget - used)
             if status is not Status.UNSAT:
                 break
         self.effort = {"nodes": nodes}
         return SolveResult(status, found, time.perf_counter() - started, dict(self.effort))
-
