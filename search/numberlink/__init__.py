@@ -21,8 +21,11 @@ KIND = PuzzleKind(
         "cpsat": "cpmodels.numberlink:CpSatBackend",
         "search": f"{_HERE}.solver:SearchBackend",
         "frontier": f"{_HERE}.frontier:FrontierBackend",
+        "links": f"{_HERE}.links:LinksBackend",
+        "auto": f"{_HERE}.auto:AutoBackend",
     },
-    defaults={"check": "frontier", "count": "frontier"},
+    # solve: by the size of the board (auto.py), so that small boards never load OR-Tools
+    defaults={"solve": "auto", "check": "frontier", "count": "frontier"},
     options=(
         Option(("--lenient",), "lenient",
                "cells may stay empty (default: every non-blocked cell on a path)",

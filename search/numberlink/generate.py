@@ -192,6 +192,8 @@ def well_designed(height: int, width: int, seed: int, *, backend: str = "search"
 
 # ---------------------------------------------------------------- command line
 
+METHODS = ("seed", "well-designed", "paths")
+
 
 def parse_size(text: str | None, default: int = 7) -> tuple[int, int]:
     """(height, width) of ``"7"`` (7 x 7) or ``"12x10"`` (12 columns, 10 rows: WxH)."""
@@ -215,14 +217,22 @@ def add_generate_arguments(parser: argparse.ArgumentParser) -> None:
                              "of well-designed ones")
     parser.add_argument("--check-backend", default=None, metavar="NAME",
                         help="backend for the well-designed check (default: search)")
+    parser.add_argument("--pairs", type=int, default=None, metavar="N",
+                        help="with --method paths: glue the paths down to N pairs "
+                             "(default: about the square root of the area)")
 
 
 def generate(args: argparse.Namespace) -> int:
-    """``--method seed``: the article's generator; default: well-designed puzzles only."""
+    """``--method seed``: the article's generator; ``--method paths``: large
+    full-cover boards from space-filling paths (paths_gen.py); default:
+    well-designed puzzles only."""
     height, width = parse_size(args.size)
     method = args.method or "well-designed"
-    if method not in ("seed", "well-designed"):
-        raise GridcpError(f"unknown method {method!r} (known: seed, well-designed)")
+    if method not in METHODS:
+        raise GridcpError(f"unknown method {method!r} (known: {', '.join(METHODS)})")
+    pairs = getattr(args, "pairs", None)
+    if pairs is not None and pairs < 1:
+        raise GridcpError(f"--pairs {pairs}: a board needs at least one pair")
     count = max(1, args.count or 1)
     seed = 0 if args.seed is None else args.seed
     checker = args.check_backend or "search"
@@ -235,6 +245,10 @@ def generate(args: argparse.Namespace) -> int:
     for s in range(seed, seed + count):
         if method == "seed":
             puzzle, solution = seed_board(height, width, s)
+        elif method == "paths":
+            from search.numberlink.paths_gen import large_board
+
+            puzzle, solution = large_board(height, width, s, pairs=pairs)
         else:
             puzzle, solution, _ = well_designed(height, width, s, backend=checker)
         _emit(puzzle, solution, s, out, args.json, method)

@@ -1,0 +1,69 @@
+"""The default Numberlink solver: the engine picked by the size of the board.
+
+Small boards go to the hand-written ``search`` (it starts in a blink and
+OR-Tools' import alone costs about 1.5 s); larger ones to ``links``, the
+link-propagation search, within a node budget; under the lenient rule the
+router's paths come first (a verified answer when they share no cell).  What
+``links`` leaves undecided within its budget goes to CP-SAT.  Every budget is
+in work (cells, nodes, rounds), so the engine that answers does not depend
+on the load; the answer names it (``message``, ``effort``).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from search.core import Backend, Deadline, SolveResult, Status, add_effort
+from search.numberlink.model import Numberlink
+
+SMALL_CELLS = 144  # up to 12 x 12: the plain search answers before CP-SAT has loaded
+LINKS_NODES = 30_000  # then CP-SAT (a 40 x 40 board needs 1-15 k on a good day)
+ROUTE_ROUNDS = 40  # router rounds under the lenient rule
+
+
+class AutoBackend(Backend):
+    """``solve`` by the engine that suits the board (see the module)."""
+
+    name = "auto"
+    tasks = frozenset({"solve"})
+
+    @dataclass(frozen=True)
+    class Options:
+        small_cells: int = SMALL_CELLS
+        links_nodes: int = LINKS_NODES
+        route_rounds: int = ROUTE_ROUNDS
+
+    def __init__(self, **options):
+        super().__init__(**options)
+        self.opts = self.Options(**options)
+
+    def solve(self, puzzle: Numberlink, *, time_limit: float | None = None) -> SolveResult:
+        from search.numberlink import KIND
+
+        started, deadline = time.perf_counter(), Deadline(time_limit)
+        total: dict[str, float] = {}
+        if len(puzzle.open_cells) <= self.opts.small_cells:
+            return self._named(KIND.backend("search").solve(puzzle, time_limit=time_limit),
+                               "search", total, started)
+        if not puzzle.full_cover and puzzle.pairs:
+            from cpmodels.numberlink_route import route  # pure Python: no OR-Tools
+            from search.numberlink.verify import verify
+
+            routed = route(puzzle, seconds=float("inf"), rounds=self.opts.route_rounds)
+            if routed is not None and not verify(puzzle, routed):
+                return self._named(SolveResult(Status.SOLVED, routed), "router", total, started)
+        found = KIND.backend("links", max_nodes=self.opts.links_nodes).solve(
+            puzzle, time_limit=deadline.remaining())
+        if found.status is not Status.LIMIT or deadline.expired():
+            return self._named(found, "links", total, started)
+        add_effort(total, {f"links_{k}": v for k, v in found.effort.items()})
+        return self._named(KIND.backend("cpsat").solve(puzzle, time_limit=deadline.remaining()),
+                           "cpsat", total, started)
+
+    def _named(self, result: SolveResult, engine: str, total: dict[str, float],
+               started: float) -> SolveResult:
+        add_effort(total, result.effort)
+        self.effort = total
+        return SolveResult(result.status, result.solution, time.perf_counter() - started,
+                           dict(total), f"engine: {engine}", result.transcript)

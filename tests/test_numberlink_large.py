@@ -1,0 +1,134 @@
+"""Large Numberlink boards: the space-filling-path generator, the links
+search (against the brute-force oracle on small boards, under both rules,
+solvable or not) and the default solve backend picked by board size."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from numberlink_oracle import brute_count, random_board
+
+from search.core import Status
+from search.numberlink import KIND
+from search.numberlink.links import LinksBackend
+from search.numberlink.paths_gen import default_pairs, large_board
+from search.numberlink.verify import covers, touches_itself, verify
+
+ROOT = Path(__file__).resolve().parent.parent
+SEED_7X7 = ROOT / "instances" / "numberlink" / "seed-article" / "seed_7x7.nl"
+
+
+# ---------------------------------------------------------------- the generator
+
+
+@pytest.mark.parametrize("size", [4, 9, 20])
+def test_same_seed_same_board(size):
+    first, second = large_board(size, size, 11), large_board(size, size, 11)
+    assert first == second
+    assert large_board(size, size, 12) != first
+
+
+@pytest.mark.parametrize(("height", "width", "seed"), [(4, 4, 0), (5, 7, 1), (9, 9, 2),
+                                                       (20, 20, 3), (13, 30, 4)])
+def test_board_verifies_against_its_own_solution(height, width, seed):
+    puzzle, solution = large_board(height, width, seed)
+    assert verify(puzzle, solution) == []
+    assert puzzle.full_cover and covers(puzzle, solution)
+    assert not touches_itself(puzzle, solution)
+    assert not puzzle.blocked
+
+
+def test_glue_reaches_the_asked_pairs():
+    assert len(large_board(20, 20, 0)[0].pairs) == default_pairs(20, 20) == 20
+    assert len(large_board(20, 20, 0, pairs=45)[0].pairs) == 45
+
+
+def test_cli_writes_puzzle_and_solution(tmp_path):
+    done = subprocess.run([sys.executable, "-m", "search", "generate", "numberlink",
+                           "--method", "paths", "--size", "12x9", "--seed", "3",
+                           "-o", str(tmp_path)], cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    from search.numberlink.io import parse, parse_solution
+
+    text = (tmp_path / "numberlink_12x9_paths_3.nl").read_text()
+    puzzle = parse(text)
+    assert (puzzle.height, puzzle.width) == (9, 12)
+    puzzle_text, solution_text = text.split("\n\n", 1)
+    assert verify(puzzle, parse_solution(puzzle, solution_text)) == []
+
+
+# ---------------------------------------------------------------- the links search
+
+
+@pytest.mark.parametrize("lenient", [False, True])
+def test_links_agrees_with_the_oracle(lenient):
+    """SOLVED exactly when the brute force finds a solution, UNSAT otherwise."""
+    rng = random.Random(20 + lenient)
+    seen = {Status.SOLVED: 0, Status.UNSAT: 0}
+    for _ in range(120):
+        board = random_board(rng, 5)
+        board = board.lenient() if lenient else board.covering()
+        result = LinksBackend().solve(board)
+        assert result.status is (Status.SOLVED if brute_count(board) else Status.UNSAT), board
+        if result.solution is not None:
+            assert verify(board, result.solution) == []
+        seen[result.status] += 1
+    assert min(seen.values()) >= 10  # both answers were tried
+
+
+def test_links_full_cover_needs_the_second_pass():
+    """A board whose only full cover touches itself: the no-self-touch pass
+    finds nothing, the plain pass finds it."""
+    from search.numberlink.io import parse
+
+    board = parse("3 3\nA..\n...\n..A\n")  # one pair: the snake through all nine cells
+    result = LinksBackend().solve(board)
+    assert result.status is Status.SOLVED
+    assert touches_itself(board, result.solution) and verify(board, result.solution) == []
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_links_solves_generated_20x20_within_a_node_budget(seed):
+    puzzle, _ = large_board(20, 20, seed)
+    result = LinksBackend(max_nodes=2_000).solve(puzzle)
+    assert result.status is Status.SOLVED
+    assert verify(puzzle, result.solution) == []
+
+
+def test_links_node_budget_gives_limit():
+    puzzle, _ = large_board(20, 20, 0)
+    result = LinksBackend(max_nodes=3).solve(puzzle)
+    assert result.status is Status.LIMIT and result.effort["nodes"] <= 4
+
+
+# ---------------------------------------------------------------- the default backend
+
+
+def test_default_solve_is_auto_and_small_boards_use_search():
+    assert KIND.default_backend("solve") == "auto"
+    from search.numberlink.io import parse
+
+    result = KIND.backend("auto").solve(parse(SEED_7X7.read_text()))
+    assert result.status is Status.SOLVED and result.message == "engine: search"
+
+
+def test_large_boards_use_links():
+    puzzle, _ = large_board(20, 20, 1)
+    result = KIND.backend("auto").solve(puzzle)
+    assert result.status is Status.SOLVED and result.message == "engine: links"
+    assert verify(puzzle, result.solution) == []
+
+
+def test_small_solve_does_not_import_ortools():
+    code = ("import sys, runpy; sys.argv = ['search', 'solve', '--puzzle', 'numberlink', "
+            f"{str(SEED_7X7)!r}]\n"
+            "try:\n    runpy.run_module('search', run_name='__main__')\n"
+            "except SystemExit:\n    pass\n"
+            "print('LOADED', sorted(m for m in sys.modules if m.split('.')[0] in "
+            "('ortools', 'numpy', 'scipy', 'cpmodels')))")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert "LOADED []" in done.stdout, done.stdout + done.stderr
