@@ -14,7 +14,8 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from search.core import Backend, Deadline, SolveResult, Status, add_effort
+from search.core import Deadline, SolveResult, Status, add_effort
+from search.numberlink.backend import NumberlinkBackend
 from search.numberlink.model import Numberlink
 
 SMALL_CELLS = 144  # up to 12 x 12: the plain search answers before CP-SAT has loaded
@@ -22,21 +23,17 @@ LINKS_NODES = 30_000  # then CP-SAT (a 40 x 40 board needs 1-15 k on a good day)
 ROUTE_ROUNDS = 40  # router rounds under the lenient rule
 
 
-class AutoBackend(Backend):
+class AutoBackend(NumberlinkBackend):
     """``solve`` by the engine that suits the board (see the module)."""
 
     name = "auto"
-    tasks = frozenset({"solve"})
+    calls = frozenset({"solve"})
 
     @dataclass(frozen=True)
     class Options:
         small_cells: int = SMALL_CELLS
         links_nodes: int = LINKS_NODES
         route_rounds: int = ROUTE_ROUNDS
-
-    def __init__(self, **options):
-        super().__init__(**options)
-        self.opts = self.Options(**options)
 
     def solve(self, puzzle: Numberlink, *, time_limit: float | None = None) -> SolveResult:
         from search.numberlink import KIND

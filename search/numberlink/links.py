@@ -34,7 +34,8 @@ import sys
 import time
 from dataclasses import dataclass
 
-from search.core import Backend, Deadline, LimitReached, SolveResult, Status
+from search.core import Deadline, LimitReached, SolveResult, Status
+from search.numberlink.backend import NumberlinkBackend
 from search.numberlink.model import Numberlink, Solution
 
 POP = tuple(bin(m).count("1") for m in range(16))
@@ -345,20 +346,16 @@ class Links:
         return Solution(tuple(paths))
 
 
-class LinksBackend(Backend):
+class LinksBackend(NumberlinkBackend):
     """Depth-first search over links with propagation, for large boards;
     ``solve`` only.  Options: ``max_nodes`` (None: no bound)."""
 
     name = "links"
-    tasks = frozenset({"solve"})
+    calls = frozenset({"solve"})
 
     @dataclass(frozen=True)
     class Options:
         max_nodes: int | None = None
-
-    def __init__(self, **options):
-        super().__init__(**options)
-        self.opts = self.Options(**options)
 
     def solve(self, puzzle: Numberlink, *, time_limit: float | None = None) -> SolveResult:
         """No self-touch first: under the lenient rule that is complete;
