@@ -40,7 +40,8 @@ from search.numberlink.model import Numberlink, Solution
 
 POP = tuple(bin(m).count("1") for m in range(16))
 NONE = -1  # label of a cell that ends no pair
-REGION_EVERY = 8  # nodes between region checks (each costs a scan of the board)
+REGION_EVERY = 64  # nodes between region checks: each scans the board, and in a
+# board-order search they seldom fail (40x40: 3.6 k nodes either way, 2x the time at 8)
 
 
 class Exhausted(Exception):
@@ -87,6 +88,7 @@ class Links:
         self.trail: list[tuple[list, int, int]] = []
         self.queue: list[int] = []
         self.nodes = 0
+        self.first = 0  # cells of ``inside`` before this one have every link decided
 
     def index(self, cell: tuple[int, int]) -> int:
         return (cell[0] + 1) * self.stride + cell[1] + 1
@@ -119,10 +121,13 @@ class Links:
         ci, cj = colour[i], colour[j]
         if ci != cj and ci != NONE and cj != NONE:
             return False  # joins two labels
-        self._set(on, i, on[i] | bit)
-        self._set(on, j, on[j] | (1 << (d ^ 2)))
-        self._set(mate, x, y)
-        self._set(mate, y, x)
+        trail = self.trail
+        trail += ((on, i, on[i]), (on, j, on[j]), (mate, x, mate[x]),
+                  (mate, y, mate[y]))
+        on[i] |= bit
+        on[j] |= 1 << (d ^ 2)
+        mate[x] = y
+        mate[y] = x
         if self.nst:
             square = self.square
             corner = min(i, j)
@@ -184,8 +189,9 @@ class Links:
         if self.on[i] & bit:
             return False
         j = i + self.step[d]
-        self._set(off, i, off[i] | bit)
-        self._set(off, j, off[j] | (1 << (d ^ 2)))
+        self.trail += ((off, i, off[i]), (off, j, off[j]))
+        off[i] |= bit
+        off[j] |= 1 << (d ^ 2)
         self.queue += (i, j)
         return True
 
@@ -275,10 +281,16 @@ class Links:
 
     def choose(self) -> tuple[int, int] | None:
         """The cell to branch at (fewest open links beyond its needs) and its
-        first open link; None when no cell needs a link."""
-        on, off, need, optional = self.on, self.off, self.need, self.optional
+        first open link; None when no cell needs a link.  The scan starts at
+        ``first``, the first cell in board order with a link still open."""
+        on, off, need, optional, inside = self.on, self.off, self.need, self.optional, self.inside
+        first = self.first
+        while first < len(inside) and on[inside[first]] | off[inside[first]] == 15:
+            first += 1
+        self.first = first
         best, best_key = -1, 99
-        for i in self.inside:
+        for k in range(first, len(inside)):
+            i = inside[k]
             m = on[i] | off[i]
             if m == 15:
                 continue
@@ -303,6 +315,7 @@ class Links:
         """Depth-first: True with the board holding a solution."""
         if not self.propagate():
             return False
+        first = self.first
         picked = self.choose()
         if picked is None:
             return True
@@ -321,6 +334,7 @@ class Links:
             if laid and self.search(deadline, max_nodes):
                 return True
             self.undo(mark)
+            self.first = first
         return False
 
     def start(self) -> bool:
