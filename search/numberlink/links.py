@@ -23,9 +23,11 @@ trail:
   cover every region must hold a label (a region without one could only be
   filled by loops).
 
-The choice: a chain end (or label) that needs a link and has the fewest open
-ones, on the side of the board the search is filling (the most constrained
-head).  Effort is counted in nodes (decisions); ``max_nodes`` bounds it.
+The choice: the first cell in board order (anti-diagonals from the top left)
+with the fewest open links beyond its needs, usually a chain end or label
+with two ways to go (the most constrained head); its link towards the
+neighbour with the fewest open links goes first (paths hug walls and paths).
+Effort is counted in nodes (decisions); ``max_nodes`` bounds it.
 """
 
 from __future__ import annotations
@@ -60,7 +62,11 @@ class Links:
         size = w * (puzzle.height + 2)
         self.step = (-w, 1, w, -1)  # up, right, down, left; d ^ 2 is the way back
         self.cell_of = [((i // w) - 1, (i % w) - 1) for i in range(size)]
-        self.inside = [(r + 1) * w + c + 1 for r, c in puzzle.open_cells]
+        # board order: along the anti-diagonals from the top left corner (the
+        # order of thomasahle's solver); on generated 40x40 boards it leaves
+        # 1 of 5 undecided in 20 k nodes where row order leaves 3
+        self.inside = [(r + 1) * w + c + 1
+                       for r, c in sorted(puzzle.open_cells, key=lambda rc: (rc[0] + rc[1], rc[0]))]
         live = [False] * size
         for i in self.inside:
             live[i] = True
