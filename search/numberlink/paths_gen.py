@@ -54,11 +54,13 @@ class Glue:
         self.h, self.w = height, width
         self.paths: dict[int, list[Cell]] = dict(enumerate(pieces))
         self.owner: dict[Cell, int] = {c: k for k, piece in self.paths.items() for c in piece}
+        self.near = {(r, c): [(y, x) for y, x in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
+                              if 0 <= y < height and 0 <= x < width]
+                     for r in range(height) for c in range(width)}
 
     def around(self, cell: Cell) -> list[Cell]:
-        r, c = cell
-        return [(y, x) for y, x in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
-                if 0 <= y < self.h and 0 <= x < self.w]
+        """The neighbours of a cell (a shared list: copy it before changing it)."""
+        return self.near[cell]
 
     def shake(self, rng: random.Random, tries: int) -> None:
         """Turn pairs of parallel dominoes in random 2 x 2 squares."""
@@ -94,7 +96,8 @@ class Glue:
                     return False
         return True
 
-    def join(self, k: int, end: Cell, j: int, start: Cell) -> None:
+    def join(self, k: int, end: Cell, j: int, start: Cell) -> int:
+        """Join path k's end to path j's start; the id that is gone."""
         a, b = self.paths[k], self.paths[j]
         if a[-1] != end:
             a.reverse()
@@ -109,6 +112,7 @@ class Glue:
         for c in self.paths[gone]:
             self.owner[c] = keep
         del self.paths[gone]
+        return gone
 
     def wander(self, rng: random.Random, target: int, steps: int) -> None:
         """Glue, or else move an end: an end beside the inside of another path
@@ -116,10 +120,11 @@ class Glue:
         that path keeps at least two cells).  Moving ends keeps the number of
         paths and frees glue that the plain pass could not find."""
         owner, paths = self.owner, self.paths
+        ids = list(paths)  # the paths' ids in the dict's order, kept through joins
         for _ in range(steps):
             if len(paths) <= target:
                 return
-            k = rng.choice(list(paths))
+            k = rng.choice(ids)
             a = paths[k]
             end = a[-1] if rng.random() < 0.5 else a[0]
             n = rng.choice(self.around(end))
@@ -129,14 +134,14 @@ class Glue:
             b = paths[j]
             if n == b[0] or n == b[-1]:
                 if self.fits(k, end, j, n):
-                    self.join(k, end, j, n)
+                    ids.remove(self.join(k, end, j, n))
                 continue
             i = b.index(n)
             if rng.random() < 0.5:
                 taken, rest = b[i:], b[:i]
             else:
                 taken, rest = b[i::-1], b[i + 1:]
-            if len(rest) < 2 or not self._apart(a, end, taken):
+            if len(rest) < 2 or not self._apart(k, end, taken):
                 continue
             if a[-1] != end:
                 a.reverse()
@@ -145,12 +150,12 @@ class Glue:
             for c in taken:
                 owner[c] = k
 
-    def _apart(self, a: list[Cell], end: Cell, taken: list[Cell]) -> bool:
-        """Does ``taken`` touch path ``a`` only by the step end -> taken[0]?"""
-        on = set(taken)
-        for cell in a:
-            for n in self.around(cell):
-                if n in on and not (cell == end and n == taken[0]):
+    def _apart(self, k: int, end: Cell, taken: list[Cell]) -> bool:
+        """Does ``taken`` touch path k only by the step end -> taken[0]?"""
+        owner, first = self.owner, taken[0]
+        for cell in taken:
+            for n in self.near[cell]:
+                if owner[n] == k and not (cell == first and n == end):
                     return False
         return True
 
@@ -167,7 +172,7 @@ class Glue:
                 path = self.paths[k]
                 if end != path[0] and end != path[-1]:
                     continue  # no longer an end: glued earlier in this pass
-                near = self.around(end)
+                near = list(self.around(end))
                 rng.shuffle(near)
                 for n in near:
                     j = self.owner[n]
