@@ -65,7 +65,7 @@ class AutoBackend(NumberlinkBackend):
         """Lenient rule: answers found fast or not at all.  The router's paths
         when they share no cell; else a full cover by ``links`` within its
         node budget (a full cover obeys the lenient rule too, and the
-        contest boards often have one: 12 of the 17 ADC 2015 boards).  None
+        contest boards often have one: 11 of the 17 ADC 2015 boards).  None
         when neither finds one; neither can prove there is none."""
         from cpmodels.numberlink_route import route  # pure Python: no OR-Tools
         from search.numberlink import KIND
