@@ -26,7 +26,7 @@ trail:
 The choice: the first cell in board order (anti-diagonals from the top left)
 with the fewest open links beyond its needs, usually a chain end or label
 with two ways to go (the most constrained head); its link towards the
-neighbour with the fewest open links goes first (paths hug walls and paths).
+neighbour with the most open links goes first (into open space).
 Effort is counted in nodes (decisions); ``max_nodes`` bounds it.
 """
 
@@ -313,8 +313,9 @@ class Links:
             return None
         m = on[best] | off[best]
         step = self.step
-        # towards the neighbour with the fewest open links first: hug walls and paths
-        return best, max((d for d in range(4) if not m >> d & 1),
+        # towards the neighbour with the most open links first, into open space
+        # (towards the fewest, hugging walls: 40x40 seed 0 past 20 k nodes, 5.6 k now)
+        return best, min((d for d in range(4) if not m >> d & 1),
                          key=lambda d: POP[on[best + step[d]] | off[best + step[d]]])
 
     def search(self, deadline: Deadline, max_nodes: int | None) -> bool:
