@@ -11,17 +11,25 @@ from dataclasses import dataclass
 from ortools.sat.python import cp_model
 
 from cpmodels.common import effort, enumerate_solutions, make_solver, status_of
-from search.core import SolveResult, Status
+from search.core import Deadline, LimitReached, SolveResult, Status
 from search.futoshiki.backend import FutoshikiBackend
 from search.futoshiki.model import Futoshiki, Solution
 from search.futoshiki.verify import classify
 
 
-def build(puzzle: Futoshiki) -> tuple[cp_model.CpModel, list[list[cp_model.IntVar]]]:
+def build(puzzle: Futoshiki, deadline: Deadline | None = None
+          ) -> tuple[cp_model.CpModel, list[list[cp_model.IntVar]]]:
+    """The model; ``LimitReached`` when ``deadline`` passes while building it
+    (a 1000 x 1000 square takes seconds)."""
+    deadline = deadline or Deadline(None)
     n = puzzle.n
     model = cp_model.CpModel()
-    x = [[model.new_int_var(1, n, f"x{r}_{c}") for c in range(n)] for r in range(n)]
+    x = []
+    for r in range(n):
+        deadline.check()
+        x.append([model.new_int_var(1, n, f"x{r}_{c}") for c in range(n)])
     for i in range(n):
+        deadline.check()
         model.add_all_different(x[i])
         model.add_all_different([x[r][i] for r in range(n)])
     for r, c in puzzle.cells:
@@ -56,8 +64,12 @@ class CpSatBackend(FutoshikiBackend):
         start = time.perf_counter()
         if not classify(puzzle).valid:
             return SolveResult(Status.UNSAT, None, time.perf_counter() - start)
-        model, x = build(puzzle)
-        solver = make_solver(time_limit=time_limit, workers=self.opts.workers,
+        deadline = Deadline(time_limit)
+        try:
+            model, x = build(puzzle, deadline)
+        except LimitReached:
+            return SolveResult(Status.LIMIT, None, time.perf_counter() - start)
+        solver = make_solver(time_limit=deadline.remaining(), workers=self.opts.workers,
                              seed=self.opts.seed)
         status = Status(status_of(solver.solve(model)))
         self.effort = effort(solver)
@@ -71,7 +83,8 @@ class CpSatBackend(FutoshikiBackend):
         self.effort = {}
         if not classify(puzzle).valid:
             return iter(())
-        model, x = build(puzzle)
+        deadline = Deadline(time_limit)
+        model, x = build(puzzle, deadline)  # LimitReached: the caller's LIMIT
         flat = [v for row in x for v in row]
         n = puzzle.n
 
@@ -79,4 +92,5 @@ class CpSatBackend(FutoshikiBackend):
             values = [callback.value(v) for v in flat]
             return Solution(tuple(tuple(values[r * n:(r + 1) * n]) for r in range(n)))
 
-        return enumerate_solutions(model, read, time_limit=time_limit, effort_out=self.effort)
+        return enumerate_solutions(model, read, time_limit=deadline.remaining(),
+                                   effort_out=self.effort)

@@ -35,13 +35,14 @@ from __future__ import annotations
 
 import time
 from collections import defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from ortools.sat.python import cp_model
 
 from cpmodels.common import effort, make_solver
-from search.core import Deadline, SolveResult, Status, Unsupported
+from search.core import Deadline, LimitReached, SolveResult, Status, Unsupported
 from search.lianliankan.backend import LianliankanBackend
 from search.lianliankan.model import Board, Cell, Move, Solution
 
@@ -208,13 +209,16 @@ class _Model:
     drawn; a line's step comes after the steps of the tiles in its way.
     """
 
-    def __init__(self, board: Board):
+    def __init__(self, board: Board, deadline: Deadline | None = None):
+        deadline = deadline or Deadline(None)  # LimitReached when it passes mid-build
         self.board = board
         self.model = m = cp_model.CpModel()
         tiles = board.tiles
         steps = len(tiles) // 2
-        lines = [(a, b, line) for a, b in _same_picture_pairs(board)
-                 for line in candidate_lines(board, a, b)]
+        lines = []
+        for a, b in _same_picture_pairs(board):  # quadratic in a picture's tiles
+            deadline.check()
+            lines += [(a, b, line) for line in candidate_lines(board, a, b)]
         earliest = earliest_steps(lines)
         # Tiles that can never go, even if every other removal came first.
         self.stuck = [t for t in tiles if earliest.get(t, steps) >= steps]
@@ -226,6 +230,7 @@ class _Model:
         options_of: dict[Cell, list[tuple[cp_model.IntVar, cp_model.IntVar]]] = defaultdict(list)
         first_moves = []
         for a, b, line in lines:
+            deadline.check()
             ready = max((earliest.get(t, steps) + 1 for t in line.blockers), default=0)
             if ready >= steps:
                 continue  # a line whose blockers cannot all go first
@@ -242,6 +247,7 @@ class _Model:
             options_of[a].append((draw, at))
             options_of[b].append((draw, at))
         for t in tiles:
+            deadline.check()
             m.add_exactly_one([draw for draw, _ in options_of[t]])
             m.add_min_equality(self.turn[t], [at for _, at in options_of[t]])
         if tiles:  # redundant: the first move needs a line with no tile in its way
@@ -290,7 +296,10 @@ class CpSatBackend(LianliankanBackend):
         first: list[Move] = []
         if self.opts.presolve:
             first, puzzle = safe_moves(puzzle, deadline=deadline)
-        built = None if deadline.expired() else _Model(puzzle)
+        try:
+            built = None if deadline.expired() else _Model(puzzle, deadline)
+        except LimitReached:
+            built = None
         left = deadline.remaining()
         if built is None or left == 0:
             return SolveResult(Status.LIMIT, None, time.perf_counter() - start, {})
@@ -347,12 +356,13 @@ def _pictures(board: Board) -> dict[int, list[Cell]]:
     return by_picture
 
 
-def _pairs(cells: list[Cell]) -> list[tuple[Cell, Cell]]:
-    return [(a, b) for i, a in enumerate(cells) for b in cells[i + 1:]]
+def _pairs(cells: list[Cell]) -> Iterator[tuple[Cell, Cell]]:
+    return ((a, b) for i, a in enumerate(cells) for b in cells[i + 1:])
 
 
-def _same_picture_pairs(board: Board) -> list[tuple[Cell, Cell]]:
-    return [pair for cells in _pictures(board).values() for pair in _pairs(cells)]
+def _same_picture_pairs(board: Board) -> Iterator[tuple[Cell, Cell]]:
+    """Lazily: a big board has billions of them, and the model's loop checks its deadline."""
+    return (pair for cells in _pictures(board).values() for pair in _pairs(cells))
 
 
 def _check_rules(board: Board) -> None:

@@ -43,6 +43,7 @@ from cpmodels.numberlink_route import route
 from search.core import (
     CountResult,
     Deadline,
+    LimitReached,
     SolveResult,
     Status,
     UniqueResult,
@@ -63,7 +64,9 @@ FIRST_LOOK_SECONDS = 1.0  # blocking under the lenient rule: each short look for
 class CircuitModel:
     """The model and the literals needed to read a solution back."""
 
-    def __init__(self, puzzle: Numberlink, *, no_self_touch: bool, canonical: bool = False):
+    def __init__(self, puzzle: Numberlink, *, no_self_touch: bool, canonical: bool = False,
+                 deadline: Deadline | None = None):
+        deadline = deadline or Deadline(None)  # LimitReached when it passes mid-build
         self.puzzle = puzzle
         model = self.model = cp_model.CpModel()
         k = len(puzzle.pairs)
@@ -81,6 +84,7 @@ class CircuitModel:
         self.arc: dict[tuple[Cell, Cell], cp_model.IntVar] = {}
         circuit = []
         for u in cells:
+            deadline.check()
             if u in goals:
                 continue  # a path leaves its b end only by the closing arc
             for v in puzzle.neighbours(u):
@@ -103,6 +107,7 @@ class CircuitModel:
                     model.add(self.colour[cell] == 0).only_enforce_if(lit)
                     model.add(self.colour[cell] >= 1).only_enforce_if(~lit)
         model.add_circuit(circuit)
+        deadline.check()
         if no_self_touch:
             self._forbid_touching()
         if canonical and not puzzle.full_cover:
@@ -237,7 +242,7 @@ class CpSatBackend(NumberlinkBackend):
             yield from _pairless(puzzle)
             return
         built = CircuitModel(puzzle, no_self_touch=self.no_self_touch,
-                             canonical=self.canonical)
+                             canonical=self.canonical, deadline=Deadline(time_limit))
         self.effort = {}
         yield from enumerate_solutions(built.model, built.reader(), time_limit=time_limit,
                                        effort_out=self.effort)
@@ -261,7 +266,12 @@ class CpSatBackend(NumberlinkBackend):
             if routed is not None and verify(puzzle, routed):
                 routed = None  # cannot happen: the router's paths share no cell
         for nst in passes:
-            built = CircuitModel(puzzle, no_self_touch=nst, canonical=self.canonical)
+            try:
+                built = CircuitModel(puzzle, no_self_touch=nst, canonical=self.canonical,
+                                     deadline=deadline)
+            except LimitReached:
+                result = Status.LIMIT, None
+                break
             if routed is not None:
                 built.hint(routed)
             status, solver = self._solve_model(built, deadline.remaining(), total)
@@ -320,9 +330,12 @@ class CpSatBackend(NumberlinkBackend):
         if first.solution is not None:
             found.append(first.solution)
             status = Status.UNIQUE
-            built = CircuitModel(puzzle, no_self_touch=self.no_self_touch,
-                                 canonical=self.canonical)
-            while len(found) < how_many:
+            try:
+                built = CircuitModel(puzzle, no_self_touch=self.no_self_touch,
+                                     canonical=self.canonical, deadline=deadline)
+            except LimitReached:
+                built, status = None, Status.LIMIT
+            while built is not None and len(found) < how_many:
                 built.forbid(found[-1])
                 built.hint(found[-1])  # a second solution is often close to the first
                 outcome, solver = self._solve_model(built, deadline.remaining(), total)

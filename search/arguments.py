@@ -14,10 +14,13 @@ from pathlib import Path
 from typing import Any
 
 from search.core import InputError
+from search.limits import DEFAULT_MAX_CELLS, DEFAULT_MEMORY_MB
 from search.puzzlekind import Option, PuzzleKind
 from search.registry import PUZZLES, kinds
 
-YES, NO, USAGE, UNDECIDED = 0, 1, 2, 3
+YES, NO, USAGE, UNDECIDED, BUG = 0, 1, 2, 3, 4
+EXIT_CODES = ("Exit codes: 0 yes, 1 no, 2 bad usage or input, 3 a limit (time or memory) "
+              "stopped it undecided, 4 an internal error (a bug in gridcp).")
 
 
 def worst(codes: list[int]) -> int:
@@ -30,17 +33,56 @@ def worst(codes: list[int]) -> int:
 
 def positive(kind: type) -> Callable[[str], Any]:
     """An argparse type: a number above zero, or a usage error (exit 2)."""
+    return bounded_number(kind, above=0)
+
+
+def at_least(low: float, kind: type = int, high: float | None = None) -> Callable[[str], Any]:
+    """An argparse type: a number in low..high, or a usage error (exit 2)."""
+    return bounded_number(kind, low=low, high=high)
+
+
+def bounded_number(kind: type, *, above: float | None = None, low: float | None = None,
+                   high: float | None = None) -> Callable[[str], Any]:
     def convert(text: str) -> Any:
         try:
             value = kind(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-        if not value > 0:
-            raise argparse.ArgumentTypeError(f"must be above 0, found {text}")
+        if value != value or value in (float("inf"), float("-inf")):  # nan, inf
+            raise argparse.ArgumentTypeError(f"not a finite number: {text!r}")
+        if above is not None and not value > above:
+            raise argparse.ArgumentTypeError(f"must be above {above}, found {text}")
+        if low is not None and value < low:
+            raise argparse.ArgumentTypeError(f"must be at least {low}, found {text}")
+        if high is not None and value > high:
+            raise argparse.ArgumentTypeError(f"must be at most {high}, found {text}")
         return value
 
     convert.__name__ = kind.__name__  # argparse names the type in its messages
     return convert
+
+
+def add_debug_argument(parser: argparse.ArgumentParser, default: Any = False) -> None:
+    parser.add_argument("--debug", action="store_true", default=default,
+                        help="show the traceback of an internal error (exit 4)")
+
+
+def add_limit_arguments(parser: argparse.ArgumentParser) -> None:
+    """The size limit of the readers (and ``--debug``), for every command that reads
+    or makes boards."""
+    parser.add_argument("--max-cells", type=positive(int), metavar="N",
+                        help="refuse boards of more than N cells before reading them "
+                             f"(default {DEFAULT_MAX_CELLS:,}; also $GRIDCP_MAX_CELLS)")
+    add_debug_argument(parser, argparse.SUPPRESS)
+
+
+def add_memory_argument(parser: argparse.ArgumentParser) -> None:
+    """``--memory-limit``: the command-line process's address space; running out
+    is a LIMIT answer (exit 3)."""
+    parser.add_argument("--memory-limit", type=at_least(0, float), metavar="MB",
+                        default=DEFAULT_MEMORY_MB,
+                        help=f"address space of this run (default {DEFAULT_MEMORY_MB}; 0: none)")
+    parser.set_defaults(cap_memory=True)
 
 
 def add_comparison_command(commands: argparse._SubParsersAction, name: str, text: str,
@@ -65,6 +107,7 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--manifest-rules", action="store_true",
                         help="run each file under every rule set its manifest.tsv lists "
                              "(files not listed: the rule flags given)")
+    add_limit_arguments(parser)
     for option in all_rule_options():
         parser.add_argument(*option.flags, dest=option.dest, help=option.help,
                             **option.kwargs)
@@ -117,6 +160,16 @@ def rule_variants(kind_: PuzzleKind, puzzle: Any, path: str, args: Any) -> list[
     """The puzzle under the rules of the flags, or with ``--manifest-rules`` (or
     ``--manifest``) under each rule set the manifest lists for the file."""
     from_manifest = getattr(args, "manifest_rules", False) or getattr(args, "manifest", False)
+    try:
+        return _variants(kind_, puzzle, path, args, from_manifest)
+    except InputError as error:  # a rule the file cannot take: name the file
+        if error.source != "<input>":
+            raise
+        raise InputError(error.message, path, error.line) from None
+
+
+def _variants(kind_: PuzzleKind, puzzle: Any, path: str, args: Any,
+              from_manifest: bool) -> list[Variant]:
     if not from_manifest:  # the manifest reader (and csv) load only for these flags
         return [Variant(path, chosen_rules(kind_, args, path),
                         apply_rule_options(kind_, puzzle, args, path))]

@@ -33,10 +33,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from search.arguments import USAGE, YES, add_comparison_command, positive
+from search.arguments import USAGE, YES, add_comparison_command, at_least, positive
 from search.core import GridcpError, Status
 from search.harness import load_instances, tasks_of, with_backends
 from search.manifest import listed_rules
+from search.outputs import out_file
 
 ROOT = Path(__file__).resolve().parent.parent  # the folder that holds the package
 DEFAULT_TIME_LIMIT = 10.0
@@ -316,9 +317,10 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
         "+", run_bench, DEFAULT_TIME_LIMIT)
     sub.add_argument("--tasks", default="solve,count",
                      help="comma-separated, from solve, count, unique (default: solve,count)")
-    sub.add_argument("--memory-limit", type=float, default=DEFAULT_MEMORY_MB, metavar="MB",
+    sub.add_argument("--memory-limit", type=at_least(0, float), default=DEFAULT_MEMORY_MB,
+                     metavar="MB",
                      help=f"address space per run (default {DEFAULT_MEMORY_MB}; 0: none)")
-    sub.add_argument("--grace", type=float, default=DEFAULT_GRACE, metavar="S",
+    sub.add_argument("--grace", type=at_least(0, float), default=DEFAULT_GRACE, metavar="S",
                      help=f"kill a run this long after its time limit (default {DEFAULT_GRACE:g})")
     sub.add_argument("--jobs", "-j", type=positive(int), default=1, help="runs at once (default 1)")
     sub.add_argument("--dask", metavar="ADDRESS",
@@ -365,7 +367,7 @@ def run_bench(args: argparse.Namespace) -> int:
         print("gridcp: nothing to run (no instance, or no backend offers those tasks)",
               file=sys.stderr)
         return USAGE
-    out = Path(args.out)
+    out = out_file(args.out)
     records = []
     with _terminate_as_interrupt(), make_executor(args.jobs, args.dask) as executor:
         for record in sweep(specs, out, executor):

@@ -3,7 +3,10 @@ puzzle file; further commands (crosscheck, bench, report) plug in by name.
 
 Results go to stdout (a readable board, or one JSON object per line with
 ``--json``); messages go to stderr.  Exit codes: 0 answered yes, 1 answered
-no, 2 bad usage or bad input, 3 a limit stopped it undecided.
+no, 2 bad usage or bad input, 3 a limit (time or memory) stopped it undecided,
+4 an internal error: a bug in gridcp, never the input's fault (one line on
+stderr; ``--debug`` shows the traceback).  The limits that hold on every input
+are in ``search/limits.py`` and docs/reliability.md.
 """
 
 from __future__ import annotations
@@ -17,14 +20,20 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from search.arguments import (
+    BUG,
+    EXIT_CODES,
     NO,
     UNDECIDED,
     USAGE,
     YES,
     add_common_arguments,
+    add_debug_argument,
+    add_limit_arguments,
+    add_memory_argument,
+    at_least,
     positive,
     rule_variants,
     worst,
@@ -37,6 +46,8 @@ from search.core import (
     SolveResult,
     Status,
 )
+from search.limits import Overtime, limit_memory, set_max_cells, watchdog
+from search.outputs import out_dir
 from search.progress import Progress
 from search.registry import (
     PUZZLES,
@@ -56,6 +67,8 @@ EXIT_OF_STATUS = {
     Status.UNSAT: NO, Status.MULTIPLE: NO, Status.INVALID: NO, Status.ERROR: NO,
     Status.LIMIT: UNDECIDED,
 }
+MIN_TASK_SECONDS = 0.05  # what a task still gets when reading took its whole limit
+ALL_BACKENDS_TIME_LIMIT = 60.0  # seconds per task with --backend all and no --time-limit
 
 
 # ---------------------------------------------------------------- one answer
@@ -243,6 +256,8 @@ def _backend_options(args: Any) -> dict[str, Any]:
 
 
 def run_files(args: Any) -> int:
+    if args.backend == "all" and args.time_limit is None:
+        args.time_limit = ALL_BACKENDS_TIME_LIMIT
     files = list(map(str, instance_files(args.files)))
     if not files:
         raise GridcpError(f"no puzzle files in {', '.join(args.files)}")
@@ -269,16 +284,30 @@ def run_files(args: Any) -> int:
 
 
 def _answers(path: str, args: Any) -> list[Answer]:
-    """Every answer of the command on one file, under each of its rule sets."""
-    kind_, parsed = load_puzzle(path, args.puzzle)
+    """Every answer of the command on one file, under each of its rule sets.
+
+    Reading the file and choosing its backends count in its first task's limit
+    (the first file's, from the start of the command), so that one file and one
+    backend end within --time-limit plus the grace."""
+    started: float | None = getattr(args, "started", None) or time.perf_counter()
+    args.started = None
+    try:
+        with watchdog(args.time_limit):
+            kind_, parsed = read_puzzle(path, args.puzzle)
+            variants = rule_variants(kind_, parsed, path, args)
+    except Overtime:
+        return [_overtime(path, args)]
     answers = []
-    for variant in rule_variants(kind_, parsed, path, args):
+    for variant in variants:
         reasons = kind_.call("validate", variant.puzzle) if kind_.validate else []
         if reasons:
             found = [_invalid(kind_, variant.puzzle, variant.name, reasons, args)]
         else:
-            found = [TASKS[args.command](kind_, variant.puzzle, variant.name, backend, args)
-                     for backend in _backends_for(kind_, args, variant.puzzle)]
+            found = []
+            for backend in _backends_for(kind_, args, variant.puzzle):
+                found.append(bounded(TASKS[args.command], kind_, variant.puzzle, variant.name,
+                                     backend, args, started))
+                started = None
         if args.manifest:
             from search.manifest import expected  # (and csv) only for --manifest
 
@@ -286,6 +315,52 @@ def _answers(path: str, args: Any) -> list[Answer]:
                 answer.expected = expected(Path(path), kind_, variant.rules, args.command)
         answers += found
     return answers
+
+
+def read_puzzle(path: str, puzzle: str | None) -> tuple[PuzzleKind, Any]:
+    """``load_puzzle`` with what only a huge input causes turned into InputError."""
+    try:
+        return load_puzzle(path, puzzle)
+    except (MemoryError, RecursionError) as error:
+        what = "out of memory" if isinstance(error, MemoryError) else "too deeply nested"
+        raise InputError(f"too large to read ({what})", path) from None
+
+
+def bounded(task: Callable[..., Answer], kind_: PuzzleKind, puzzle: Any, file: str,
+            backend: str | None, args: Any, started: float | None = None) -> Answer:
+    """One task under the watchdog of ``--time-limit`` (counted from ``started``,
+    else from now); running out of time or memory is a LIMIT answer that says
+    which, deep recursion an input too large."""
+    given = limit = args.time_limit
+    start = time.perf_counter()
+    if limit is not None and started is not None:
+        limit = max(MIN_TASK_SECONDS, limit - (start - started))
+        args = argparse.Namespace(**{**vars(args), "time_limit": limit})
+    try:
+        with watchdog(limit):
+            return task(kind_, puzzle, file, backend, args)
+    except (Overtime, MemoryError) as error:
+        reason = (f"stopped at the time limit ({given:g} s)"
+                  if isinstance(error, Overtime)
+                  else f"out of memory (--memory-limit {getattr(args, 'memory_limit', 0):g} MB)")
+        fields: dict[str, Any] = {"message": reason,
+                                  "limit": "time" if isinstance(error, Overtime) else "memory"}
+        if args.command == "count":
+            fields.update(count=0, complete=False)
+        if args.command == "check":
+            fields.update(verdict="LIMIT", ok=None)
+        return Answer(file, kind_.name, args.command, backend or "default", Status.LIMIT,
+                      time.perf_counter() - start, fields=fields)
+    except RecursionError:
+        raise InputError("too large for this backend (Python's recursion limit)",
+                         file) from None
+
+
+def _overtime(path: str, args: Any) -> Answer:
+    """LIMIT for a file whose reading alone outlived the time limit."""
+    reason = f"stopped at the time limit ({args.time_limit:g} s) while reading the file"
+    return Answer(path, args.puzzle or "-", args.command, "-", Status.LIMIT,
+                  args.time_limit, fields={"message": reason, "limit": "time"})
 
 
 @dataclass
@@ -364,18 +439,21 @@ def _backends_for(kind_: PuzzleKind, args: Any, puzzle: Any = None) -> list[str 
 
 
 def run_convert(args: Any) -> int:
-    codes = []
-    for file in map(str, instance_files(args.files)):
+    codes: list[int] = []
+    out = out_dir(args.out, "-o") if args.out else None
+    files = list(map(str, instance_files(args.files)))
+    if not files:
+        raise GridcpError(f"no puzzle files in {', '.join(args.files)}")
+    for file in files:
         try:
-            kind_, puzzle = load_puzzle(file, args.puzzle)
+            kind_, puzzle = read_puzzle(file, args.puzzle)
             text, suffix = _converted(kind_, puzzle, args.to, file)
         except InputError as error:
             print(f"gridcp: {error}", file=sys.stderr)
             codes.append(USAGE)
             continue
-        if args.out:
-            target = Path(args.out) / (Path(file).stem + suffix)
-            target.parent.mkdir(parents=True, exist_ok=True)
+        if out:
+            target = out / (Path(file).stem + suffix)
             target.write_text(text)
             print(f"{file} -> {target}", file=sys.stderr)
         else:
@@ -399,7 +477,13 @@ def _converted(kind_: PuzzleKind, puzzle: Any, fmt: str | None, file: str) -> tu
 
 
 def run_generate(args: Any) -> int:
-    return kind(args.puzzle_kind).call("generate", args)
+    try:
+        with watchdog(args.time_limit):
+            return kind(args.puzzle_kind).call("generate", args)
+    except Overtime:
+        print(f"gridcp: generate stopped at the time limit ({args.time_limit:g} s)",
+              file=sys.stderr)
+        return UNDECIDED
 
 
 def run_draw(args: Any) -> int:
@@ -411,14 +495,39 @@ def run_draw(args: Any) -> int:
 # ---------------------------------------------------------------- the parser
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse with a usage error on one line (exit 2), as every other bad input."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(USAGE, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
+def version() -> str:
+    """gridcp's version: the installed package's, else the checkout's pyproject.toml."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("gridcp")
+    except metadata.PackageNotFoundError:
+        import tomllib
+
+        pyproject = Path(__file__).resolve().parent.parent / "pyproject.toml"
+        try:
+            return tomllib.loads(pyproject.read_text())["project"]["version"]
+        except (OSError, KeyError, tomllib.TOMLDecodeError):
+            return "unknown"
+
+
 def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     """The parser; a puzzle's own generate options load only when ``argv`` names it,
     and the plugin commands only when ``argv`` names none of the commands here (they
     import modules that solve, count, check, convert and generate never use)."""
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="gridcp",
         description="Solve, count, check and generate Futoshiki, Numberlink and Lianliankan.",
-        epilog="Exit codes: 0 yes, 1 no, 2 bad usage or input, 3 a limit stopped it undecided.")
+        epilog=EXIT_CODES)
+    parser.add_argument("--version", action="version", version=f"gridcp {version()}")
+    add_debug_argument(parser, argparse.SUPPRESS)
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     helps = {"solve": "find one solution of each file",
              "count": "count all solutions of each file",
@@ -427,7 +536,9 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
         sub = commands.add_parser(name, help=text, description=text)
         sub.add_argument("files", nargs="+", metavar="FILE|DIR")
         add_common_arguments(sub)
-        sub.add_argument("--backend", help="backend name, or 'all' (default: the fastest)")
+        sub.add_argument("--backend", help="backend name, or 'all' (default: the fastest; "
+                         f"'all' without --time-limit: {ALL_BACKENDS_TIME_LIMIT:g} s a backend)")
+        add_memory_argument(sub)
         sub.add_argument("--manifest", action="store_true",
                          help="run each file under every rule set its manifest.tsv lists and "
                               "hold each answer to the one it expects: exit 0 when all match")
@@ -449,6 +560,7 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
                      + " (default: the puzzle's own)")
     sub.add_argument("-o", "--out", metavar="DIR",
                      help="write one file per puzzle here (FILE.txt, or the format's suffix)")
+    add_limit_arguments(sub)
     sub.set_defaults(run=run_convert)
     text = "draw each puzzle, its solution or its verdict (SVG, PNG or HTML)"
     sub = commands.add_parser("draw", help=text, description=text, epilog=(
@@ -477,7 +589,11 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
         gen = kinds_parsers.add_parser(kind_.name, help=f"generate {kind_.name} puzzles")
         gen.add_argument("--size", help="board size: N or WxH")
         gen.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
-        gen.add_argument("--count", type=int, default=1, help="how many puzzles (default 1)")
+        gen.add_argument("--count", type=at_least(0), default=1,
+                         help="how many puzzles (default 1)")
+        gen.add_argument("--time-limit", type=positive(float), metavar="S",
+                         help="stop generating after S seconds (exit 3)")
+        add_limit_arguments(gen)
         gen.add_argument("--method", help="generator variant")
         gen.add_argument("-o", "--out", metavar="DIR", help="write one file per puzzle here")
         gen.add_argument("--json", action="store_true", help="one JSON object per line")
@@ -499,9 +615,18 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run one command.  ``argv`` None is the real command line: only then is the
+    process's own address space capped (``--memory-limit``), since a caller in
+    the same process (a test) would keep the cap."""
+    started = time.perf_counter()
     parser = build_parser(argv)
     args = parser.parse_args(argv)
+    args.started = started
+    debug = getattr(args, "debug", False) or bool(os.environ.get("GRIDCP_DEBUG"))
+    set_max_cells(getattr(args, "max_cells", None))
     try:
+        if argv is None and getattr(args, "cap_memory", False):
+            limit_memory(args.memory_limit)
         return args.run(args)
     except GridcpError as error:
         print(f"gridcp: {error}", file=sys.stderr)
@@ -511,9 +636,19 @@ def main(argv: list[str] | None = None) -> int:
         return UNDECIDED
     except BrokenPipeError:
         return YES
+    except RecursionError:  # what only a huge input does to a recursive step
+        print("gridcp: the input is too large (Python's recursion limit)", file=sys.stderr)
+        return USAGE
+    except (MemoryError, Overtime) as error:
+        what = "out of memory" if isinstance(error, MemoryError) else "out of time"
+        print(f"gridcp: LIMIT: {what}", file=sys.stderr)
+        return UNDECIDED
     except Exception as error:  # a bug, not bad input: say so without a traceback
-        if os.environ.get("GRIDCP_DEBUG"):
+        if debug:
             raise
-        print(f"gridcp: internal error: {type(error).__name__}: {error} "
-              "(set GRIDCP_DEBUG=1 for the traceback)", file=sys.stderr)
-        return NO
+        print(f"gridcp: internal error (a bug in gridcp, exit {BUG}): "
+              f"{type(error).__name__}: {error}; please report it with the command and "
+              "its input (--debug shows the traceback)", file=sys.stderr)
+        return BUG
+    finally:
+        set_max_cells(None)

@@ -26,13 +26,15 @@ from typing import TYPE_CHECKING, Any
 from search.arguments import (
     USAGE,
     add_comparison_command,
+    add_memory_argument,
     apply_rule_options,
     positive,
     rule_variants,
     worst,
 )
 from search.core import GridcpError, InputError, Status, Unsupported
-from search.registry import PuzzleKind, instance_files, kind, load, load_puzzle
+from search.limits import Overtime, check_cells, watchdog
+from search.registry import PuzzleKind, instance_files, kind, kinds, load, load_puzzle
 
 if TYPE_CHECKING:
     import argparse
@@ -45,18 +47,22 @@ INFINITY = math.inf
 
 
 def load_instances(paths: Iterable[str | Path], puzzle: str | None,
-                   bad: Callable[[InputError], None] | None = None
+                   bad: Callable[[InputError], None] | None = None, strict: bool = False
                    ) -> Iterator[tuple[Path, PuzzleKind, Any]]:
     """(path, kind, puzzle) of every instance that parses.  A file named on the
     command line that does not parse goes to ``bad`` (when given); the others
-    found in folders are named on stderr and skipped."""
+    found in folders are named on stderr and skipped, or with ``strict`` go to
+    ``bad`` too, as does a folder without any puzzle file."""
     paths = list(paths)
     given = {Path(p) for p in paths if not Path(p).is_dir()}
+    if strict and bad is not None:
+        for empty in (p for p in paths if not instance_files([p])):
+            bad(InputError("no puzzle files in this folder", str(empty)))
     for path in instance_files(paths):
         try:
             kind_, parsed = load_puzzle(path, puzzle)
         except InputError as error:
-            if bad is not None and path in given:
+            if bad is not None and (strict or path in given):
                 bad(error)
             else:
                 print(f"gridcp: skipping {error}", file=sys.stderr)
@@ -168,6 +174,19 @@ def run_task(kind_: PuzzleKind, puzzle: Any, backend: str, task: str,
     keys = () if violations else tuple(kind_.call("key", rules, s) for s in solutions)
     return Outcome(backend, task, result.status, count, keys, tuple(violations), result.wall,
                    dict(result.effort), "" if task == "check" else result.message, verdict, ok)
+
+
+def watched_task(kind_: PuzzleKind, puzzle: Any, backend: str, task: str,
+                 time_limit: float | None) -> Outcome:
+    """``run_task`` under the watchdog of the time limit (crosscheck, in this
+    process; bench kills its runs' processes itself): LIMIT when it overruns."""
+    start = time.perf_counter()
+    try:
+        with watchdog(time_limit):
+            return run_task(kind_, puzzle, backend, task, time_limit)
+    except Overtime:
+        return Outcome(backend, task, Status.LIMIT, wall=time.perf_counter() - start,
+                       message=f"stopped at the time limit ({time_limit:g} s)")
 
 
 def with_backends(kind_: PuzzleKind, chosen: list[str] | None) -> tuple[PuzzleKind, list[str]]:
@@ -305,7 +324,7 @@ def crosscheck(kind_: PuzzleKind, puzzle: Any, source: str, *, time_limit: float
     for backend in names:
         for task in tasks_of(kind_, backend):
             try:
-                outcomes.append(run_task(kind_, puzzle, backend, task, time_limit))
+                outcomes.append(watched_task(kind_, puzzle, backend, task, time_limit))
             except Unsupported:
                 continue
     if oracle:
@@ -344,6 +363,7 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     sub.add_argument("--size", default=None,
                      help="with --random: N or WxH, or several comma-separated, used in turn")
     sub.add_argument("--seed", type=int, default=1, help="with --random: the seed (default 1)")
+    add_memory_argument(sub)
 
 
 def parse_sizes(text: str | None, default: tuple[int, int]) -> list[tuple[int, int]]:
@@ -359,6 +379,7 @@ def parse_sizes(text: str | None, default: tuple[int, int]) -> list[tuple[int, i
             raise GridcpError(f"--size wants N or WxH, found {part!r}") from None
         if min(size) < 1:
             raise GridcpError(f"--size must be positive, found {part!r}")
+        check_cells(size[1], size[0], "--size")
         sizes.append(size)
     return sizes
 
@@ -382,7 +403,7 @@ def random_instances(puzzle: str, n: int, sizes: str | None, seed: int
 
 def run_crosscheck(args: argparse.Namespace) -> int:
 
-    backends = args.backends.split(",") if args.backends else None
+    backends = _known_backends(args.backends)
     codes = []
     if args.random is not None:
         if args.puzzle is None:
@@ -411,9 +432,12 @@ def run_crosscheck(args: argparse.Namespace) -> int:
         print(f"gridcp: {error}", file=sys.stderr)
         codes.append(USAGE)
 
-    for path, kind_, puzzle in load_instances(args.files, args.puzzle, bad):
+    for path, kind_, puzzle in load_instances(args.files, args.puzzle, bad, strict=True):
         try:
             variants = rule_variants(kind_, puzzle, str(path), args)
+            if backends and not with_backends(kind_, backends)[1]:
+                raise InputError(f"{kind_.name} has none of the backends {args.backends} "
+                                 f"(known: {', '.join(kind_.backends)})", str(path))
         except InputError as error:
             bad(error)
             continue
@@ -422,6 +446,19 @@ def run_crosscheck(args: argparse.Namespace) -> int:
                                  backends=backends)
             codes.append(_show(verdict, kind_, None, args.json))
     return worst(codes) if codes else USAGE
+
+
+def _known_backends(text: str | None) -> list[str] | None:
+    """The ``--backends`` list, each name known to some puzzle (or NAME=module:Class)."""
+    if not text:
+        return None
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    known = {name for kind_ in kinds() for name in kind_.backends}
+    unknown = [name for name in names if "=" not in name and name not in known]
+    if unknown or not names:
+        raise GridcpError(f"--backends: unknown backend {', '.join(unknown) or repr(text)} "
+                          f"(known: {', '.join(sorted(known))})")
+    return names
 
 
 def _show(verdict: Verdict, kind_: PuzzleKind, puzzle: Any, as_json: bool) -> int:

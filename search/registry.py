@@ -9,12 +9,14 @@ touches only its own package.
 
 from __future__ import annotations
 
+import functools
 import importlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 from search.core import GridcpError, InputError, load
+from search.limits import TooLarge, check_file_size
 from search.puzzlekind import PuzzleKind
 
 __all__ = ["PUZZLES", "PuzzleKind", "detect", "instance_files", "kind", "kinds", "load",
@@ -34,10 +36,13 @@ def kinds() -> list[PuzzleKind]:
     return [module.KIND for module in found]
 
 
-def read_text(path: str | Path) -> str:
-    """A file's text, or an InputError that says why it cannot be read."""
+def read_text(path: str | Path, puzzle_file: bool = True) -> str:
+    """A file's text, or an InputError that says why it cannot be read.  A puzzle
+    file is first held to the size limit (``search.limits``); other files are not."""
     source = str(path)
     try:
+        if puzzle_file:
+            check_file_size(Path(path).stat().st_size, source)
         data = Path(path).read_bytes()
     except FileNotFoundError:
         raise InputError("no such file", source) from None
@@ -54,7 +59,14 @@ def read_text(path: str | Path) -> str:
         raise InputError("not UTF-8 text", source, line) from None
     if not text.strip():
         raise InputError("empty file", source)
-    return text
+    return harmless(text)
+
+
+def harmless(text: str) -> str:
+    """The text without what no reader should trip on: a UTF-8 byte-order mark
+    and CR or CRLF line ends (trailing blanks and a missing final newline the
+    readers forgive themselves)."""
+    return text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
 
 
 def detect(text: str, source: str, puzzle: str | None = None) -> PuzzleKind:
@@ -67,9 +79,40 @@ def detect(text: str, source: str, puzzle: str | None = None) -> PuzzleKind:
         if suffix in candidate.extensions:
             return candidate
     for candidate in candidates:
-        if candidate.call("sniff", text):
-            return candidate
-    raise InputError("cannot tell which puzzle this is (use --puzzle)", source, 1)
+        try:
+            if candidate.call("sniff", text):
+                return candidate
+        except TooLarge as error:  # the file declares a board above the limit: say so
+            raise TooLarge(error.message, source, error.line) from None
+    raise closest(text, source, candidates)
+
+
+def closest(text: str, source: str, candidates: list[PuzzleKind]) -> InputError:
+    """Why no puzzle reads ``text``: the reader that got furthest and what stopped it."""
+    readers = {c.name: functools.partial(c.call, "parse") for c in candidates}
+    return furthest(readers, text, source, "cannot tell which puzzle this is (use --puzzle)",
+                    "it reads as {name} with --puzzle {name}")
+
+
+def furthest(readers: Mapping[str, Callable[[str, str], Any]], text: str, source: str,
+             problem: str, reads_as: str) -> InputError:
+    """The error to give when sniffing found no format: each reader tries the
+    text, and the one whose error comes on the latest line (the first on a tie)
+    names the line and what stopped it there.  A reader that succeeds is named
+    with ``reads_as`` (a ``{name}`` template)."""
+    stops = []
+    for name, read in readers.items():
+        try:
+            read(text, source)
+        except InputError as error:
+            stops.append((error.line or 0, name, error))
+            continue
+        return InputError(f"{problem}; {reads_as.format(name=name)}", source, 1)
+    line, name, error = max(stops, key=lambda stop: stop[0])
+    if isinstance(error, TooLarge):
+        return error
+    return InputError(f"{problem}; closest: {name}, which stops here: {error.message}",
+                      source, line or None)
 
 
 def load_puzzle(path: str | Path, puzzle: str | None = None) -> tuple[PuzzleKind, Any]:

@@ -27,6 +27,8 @@ from search.arguments import YES
 from search.bench import read_results, run_key
 from search.core import GridcpError
 from search.manifest import labelled
+from search.outputs import out_dir
+from search.registry import read_text
 
 ANSWERED = {"SOLVED", "UNSAT", "UNIQUE", "MULTIPLE", "COUNTED", "INVALID"}
 Record = dict[str, Any]
@@ -310,8 +312,8 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
 def run_report(args: argparse.Namespace) -> int:
 
     path = Path(args.results)
-    if not path.exists():
-        raise GridcpError(f"{path}: no such file")
+    read_text(path, puzzle_file=False)  # a missing, binary or empty file: one line, exit 2
+    out = out_dir(args.out, "-o") if args.out is not None else None
     records = latest(read_results(path))
     unsupported = [r for r in records if r.get("unsupported")]
     records = [r for r in records if not r.get("unsupported")]
@@ -323,11 +325,9 @@ def run_report(args: argparse.Namespace) -> int:
         if len(names) != 2:
             raise GridcpError("--scatter wants two backend names, A,B")
         pair = (names[0], names[1])
-    if args.out is None:
+    if out is None:
         print(markdown(records, path.name, [], unsupported))
         return YES
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
     plots = make_plots(records, out, pair)
     (out / "report.md").write_text(markdown(records, path.name, plots, unsupported))
     print(f"wrote {out / 'report.md'}" + "".join(f", {out / p}" for p in plots))

@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable
 
 from search.core import GridcpError, InputError
 from search.futoshiki.model import Cell, Futoshiki
+from search.limits import check_cells
 
 MAX_TATHAM_ORDER = 32  # Tatham's validate_params: orders 3..32 (gridcp also reads 1 and 2)
 TATHAM_GRADES = {"t": "Trivial", "e": "Easy", "k": "Tricky", "x": "Extreme", "r": "Recursive"}
@@ -188,6 +189,7 @@ def parse_tatham_text(text: str, source: str = "<input>") -> Futoshiki:
     n = (len(lines[0].rstrip()) + 1) // 2
     if n < 1:
         raise InputError("the first line must be a row of cells", source, 1)
+    check_cells(n, n, source, 1, "square")
     if len(lines) != 2 * n - 1:
         raise InputError(f"the first row has {n} cells, so {2 * n - 1} lines were expected, "
                          f"found {len(lines)}", source, min(len(lines), 2 * n))
@@ -315,6 +317,7 @@ def parse_csv(text: str, source: str = "<input>") -> Futoshiki:
     if not re.fullmatch(r"\d+", first) or int(first) < 1:
         raise InputError(f"first line must be the size N >= 1, found {first!r}", source, number)
     n = int(first)
+    check_cells(n, n, source, number, "square")
     # order 1 has no relation rows at all (an empty row would be a blank line)
     shape = [n] * n + ([n - 1] * n if n > 1 else []) + [n] * (n - 1)
     if len(lines) - 1 != len(shape):
@@ -401,6 +404,7 @@ def parse_dat(text: str, source: str = "<input>") -> Futoshiki:
     n = _dat_scalar("SIZE", params["size"], source)
     if n < 1:
         raise InputError(f"SIZE must be at least 1, found {n}", source, params["size"][0])
+    check_cells(n, n, source, params["size"][0], "square")
 
     line, labels, tokens = params["values"]
     if labels != [str(c) for c in range(1, n + 1)]:

@@ -34,12 +34,12 @@ import json
 import random
 import sys
 import time
-from pathlib import Path
 from typing import Any
 
 from search.core import GridcpError, Status
 from search.futoshiki.grade import GRADES, grade, solved_at
 from search.futoshiki.model import Cell, Futoshiki, Solution
+from search.outputs import out_dir
 
 DEFAULT_SIZE = 5
 MAX_ATTEMPTS = 1000  # puzzles drawn per requested one before a difficulty is given up
@@ -267,9 +267,7 @@ def generate(args: Any) -> int:
     except GridcpError as error:
         print(f"gridcp: {error}", file=sys.stderr)
         return 2
-    out = Path(args.out) if args.out else None
-    if out:
-        out.mkdir(parents=True, exist_ok=True)
+    out = out_dir(args.out) if args.out else None
     start = time.perf_counter()
     for k in range(1, args.count + 1):
         seed = args.seed + k - 1

@@ -22,6 +22,7 @@ from dataclasses import replace
 
 from search.core import InputError
 from search.futoshiki.model import Cell, Futoshiki, Solution
+from search.limits import check_cells
 
 _ROW_SEPARATORS = {"|": 0, "<": -1, ">": 1}  # sign of left relative to right
 _COLUMN_RELATIONS = {"-": 0, "^": -1, "v": 1, "V": 1}  # sign of upper relative to lower
@@ -56,7 +57,11 @@ def parse(text: str, source: str = "<input>") -> Futoshiki:
 
     fmt = sniff_format(text)
     if fmt is None:
-        raise InputError("not a Futoshiki file in any known format", source, 1)
+        from search.registry import furthest
+
+        raise furthest({"seed": parse_seed, **READERS}, text, source,
+                       "not a Futoshiki file in any known format",
+                       "it reads as the {name} format")
     return READERS[fmt](text, source)
 
 
@@ -70,6 +75,7 @@ def parse_seed(text: str, source: str = "<input>") -> Futoshiki:
         raise InputError(f"the first line must be the order n >= 1, found {' '.join(tokens)!r}",
                          source, number)
     n = int(tokens[0])
+    check_cells(n, n, source, number, "square")
     body = lines[1:]
     if len(body) != 2 * n - 1:
         where = body[-1][0] if body else number

@@ -1,6 +1,7 @@
 """Lianliankan (Shisen-Sho, Onet): clear a board of tiles by removing pairs of
 equal pictures joined by a line of at most two turns through empty cells."""
 
+from search.limits import turns
 from search.puzzlekind import Option, PuzzleKind
 
 _IO = "search.lianliankan.io"
@@ -29,7 +30,7 @@ KIND = PuzzleKind(
                "after a removal the tiles above fall into the gap",
                {"action": "store_true"}),
         Option(("--turns",), "turns", "the most turns a line may make (default 2)",
-               {"type": int, "default": 2}),
+               {"type": turns, "default": 2}),
     ),
     rules_of=f"{_RULES}:rules_of",
     apply_options=f"{_RULES}:apply_options",

@@ -25,13 +25,14 @@ import json
 import random
 import sys
 import time
-from pathlib import Path
 from typing import Any
 
 from search.core import GridcpError, Status
 from search.lianliankan.io import format_board
 from search.lianliankan.model import Board, Grid
 from search.lianliankan.paths import WALL, Field
+from search.limits import MAX_TURNS, check_cells, turns
+from search.outputs import out_dir
 
 SEED_SIZE = (20, 20)
 FULL_SIZE = (18, 8)
@@ -229,7 +230,7 @@ def add_generate_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--border", action="store_true",
                         help="lines may use the empty ring outside the board")
     parser.add_argument("--gravity", action="store_true", help="tiles fall into gaps")
-    parser.add_argument("--turns", type=int, default=2, help="most turns of a line (2)")
+    parser.add_argument("--turns", type=turns, default=2, help="most turns of a line (2)")
     parser.add_argument("--board-limit", type=float, default=BOARD_LIMIT, metavar="S",
                         help="--method reject: seconds of exact search per drawn board; "
                              f"an undecided board is skipped ({BOARD_LIMIT:g})")
@@ -237,9 +238,7 @@ def add_generate_arguments(parser: argparse.ArgumentParser) -> None:
 
 def generate(args: Any) -> int:
     args = _settled(args)
-    out = Path(args.out) if args.out else None
-    if out is not None:
-        out.mkdir(parents=True, exist_ok=True)
+    out = out_dir(args.out) if args.out else None
     start, drawn, undecided = time.perf_counter(), 0, 0
     for k in range(1, args.count + 1):
         seed = args.seed + k - 1
@@ -278,6 +277,13 @@ def _settled(args: Any) -> Any:
         args.width, args.height = FULL_SIZE if full else SEED_SIZE
     if args.width < 1 or args.height < 1:
         raise GridcpError("--size needs at least one row and one column")
+    check_cells(args.height, args.width, "--size")
+    for name in ("pictures", "pairs"):
+        given = getattr(args, name, None)
+        if given is not None and given < 1:
+            raise GridcpError(f"--{name} must be at least 1, not {given}")
+    if not 0 <= getattr(args, "turns", 2) <= MAX_TURNS:
+        raise GridcpError(f"--turns must be between 0 and {MAX_TURNS}, not {args.turns}")
     cells = args.width * args.height
     args.full, args.solvable = full, solvable
     args.border = getattr(args, "border", False)

@@ -28,6 +28,7 @@ from typing import Any
 
 from search.core import InputError
 from search.lianliankan.model import Board, Cell, Move, Solution
+from search.limits import TooLarge, check_cells
 
 # ---------------------------------------------------------------- boards
 
@@ -43,6 +44,8 @@ def sniff(text: str) -> bool:
         return True
     try:
         board = _grid(body, "<sniff>")
+    except TooLarge:
+        raise  # a declared size above the limit is an answer, not a mismatch
     except InputError:
         return False
     return bool(board.tiles)
@@ -180,6 +183,7 @@ def _cell(word: str, source: str, line: int) -> int:
 def _checked(grid: tuple[tuple[int, ...], ...], source: str, line: int) -> Board:
     if not grid or not grid[0]:
         raise InputError("the board has no cells", source, line)
+    check_cells(len(grid), len(grid[0]), source, line)
     counts = Counter(v for row in grid for v in row if v)
     odd = sorted(p for p, n in counts.items() if n % 2)
     if odd:

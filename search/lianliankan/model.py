@@ -44,6 +44,15 @@ class Board:
         With gravity, the part of each column above a removed tile slides down
         one cell into the gap (the top cell of the column becomes empty).
         """
+        if not self.gravity:  # only the rows of a and b change: copy those alone
+            grid = list(self.grid)
+            for r in {a[0], b[0]}:
+                row = list(grid[r])
+                for cell in (a, b):
+                    if cell[0] == r:
+                        row[cell[1]] = 0
+                grid[r] = tuple(row)
+            return replace(self, grid=tuple(grid))
         rows = [list(row) for row in self.grid]
         for r, c in (a, b):
             rows[r][c] = 0

@@ -9,7 +9,8 @@ move, since the boards after it mean nothing.
 
 from __future__ import annotations
 
-from collections import Counter, deque
+import heapq
+from collections import Counter
 
 from search.lianliankan.model import Board, Cell, Move, Solution
 
@@ -52,15 +53,17 @@ def fewest_turns(board: Board, a: Cell, b: Cell) -> int | None:
     """The fewest turns of a line from tile ``a`` to tile ``b`` through empty cells,
     or None if none has at most ``board.turns``.
 
-    A 0-1 breadth-first search over states (cell, direction): going straight
-    costs nothing, turning costs one.
+    A best-first search over states (cell, direction) in order of (turns,
+    steps): going straight costs no turn, turning costs one.  Ordering by steps
+    within a turn count finds a near tile without walking every straight ray of
+    a large empty region first (which made replaying a long row quadratic).
     """
     limit = board.turns
     seen: set[tuple[Cell, int]] = set()
-    queue: deque[tuple[Cell, int, int]] = deque((a, d, 0) for d in range(4))
+    queue: list[tuple[int, int, Cell, int]] = [(0, 0, a, d) for d in range(4)]
     found: int | None = None
     while queue:
-        cell, d, turns = queue.popleft()  # turns never decrease along the queue
+        turns, steps, cell, d = heapq.heappop(queue)  # turns never decrease
         if found is not None and turns >= found:
             break
         if (cell, d) in seen:
@@ -74,13 +77,12 @@ def fewest_turns(board: Board, a: Cell, b: Cell) -> int | None:
             if cost > limit:
                 continue
             nxt = (cell[0] + DIRECTIONS[n][0], cell[1] + DIRECTIONS[n][1])
+            if nxt == b and cost == turns:  # nothing left in the queue turns less
+                return cost
             if nxt == b:
                 found = cost if found is None else min(found, cost)
             elif _passable(board, nxt) and (nxt, n) not in seen:
-                if cost == turns:
-                    queue.appendleft((nxt, n, cost))
-                else:
-                    queue.append((nxt, n, cost))
+                heapq.heappush(queue, (cost, steps + 1, nxt, n))
     return found
 
 

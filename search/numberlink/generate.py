@@ -24,8 +24,10 @@ import time
 from pathlib import Path
 
 from search.core import GridcpError
+from search.limits import check_cells
 from search.numberlink.io import format_puzzle, format_solution, make_puzzle
 from search.numberlink.model import Cell, Numberlink, Solution
+from search.outputs import out_dir
 
 # The article's direction order: up, left, down, right; a scan starts at a random one.
 DIRECTIONS = ((-1, 0), (0, -1), (1, 0), (0, 1))
@@ -208,6 +210,7 @@ def parse_size(text: str | None, default: int = 7) -> tuple[int, int]:
         numbers *= 2
     if len(numbers) != 2 or min(numbers) < 1:
         raise GridcpError(f"bad size {text!r}: use N or WxH, e.g. 7 or 12x10")
+    check_cells(numbers[1], numbers[0], "--size")
     return numbers[1], numbers[0]
 
 
@@ -233,12 +236,12 @@ def generate(args: argparse.Namespace) -> int:
     pairs = getattr(args, "pairs", None)
     if pairs is not None and pairs < 1:
         raise GridcpError(f"--pairs {pairs}: a board needs at least one pair")
-    count = max(1, args.count or 1)
+    count = 1 if args.count is None else args.count
+    if count < 0:
+        raise GridcpError(f"--count must be at least 0, not {count}")
     seed = 0 if args.seed is None else args.seed
     checker = args.check_backend or "search"
-    out = Path(args.out) if args.out else None
-    if out:
-        out.mkdir(parents=True, exist_ok=True)
+    out = out_dir(args.out) if args.out else None
     if method == "seed" and args.check:
         return _seed_share(height, width, seed, count, checker, args.json)
     start = time.perf_counter()
@@ -254,7 +257,7 @@ def generate(args: argparse.Namespace) -> int:
         _emit(puzzle, solution, s, out, args.json, method)
     wall = time.perf_counter() - start
     print(f"{count} {method} {width}x{height} puzzle(s) in {wall:.2f} s "
-          f"({count / wall:.1f}/s)", file=sys.stderr)
+          f"({count / max(wall, 1e-9):.1f}/s)", file=sys.stderr)
     return 0
 
 
@@ -264,11 +267,13 @@ def _emit(puzzle: Numberlink, solution: Solution, seed: int, out: Path | None,
     name = f"numberlink_{puzzle.width}x{puzzle.height}_{method}_{seed}.nl"
     if out:
         (out / name).write_text(text)
-        print(out / name)
-    elif as_json:
+    if as_json:
         from search.numberlink.io import solution_json
+        file = {"file": str(out / name)} if out else {}
         print(json.dumps({"seed": seed, "method": method, "puzzle": format_puzzle(puzzle),
-                          **solution_json(puzzle, solution)}))
+                          **solution_json(puzzle, solution), **file}))
+    elif out:
+        print(out / name)
     else:
         print(text)
 

@@ -20,6 +20,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from search.core import InputError
+from search.limits import TooLarge, check_cells
 from search.numberlink.model import Cell, Numberlink, Pair, Solution
 
 SOLID = "X"  # how the seed's format writes a blocked cell
@@ -57,6 +58,7 @@ def make_puzzle(
     line_of = line_of or {}
     if height < 1 or width < 1:
         raise InputError(f"board size {width}x{height} is empty", source, 1)
+    check_cells(height, width, source, 1)
     seen: dict[Cell, str] = {}
     pairs = []
     for label, cells in ends.items():
@@ -151,10 +153,25 @@ def _is_solution_of(grid: Grid, previous: Grid | None) -> bool:
     )
 
 
+def _check_embedded(puzzle: Numberlink, grid: Grid, source: str) -> None:
+    """A solution block below its puzzle must solve it: a wrong one is refused,
+    not skipped, since a reader of the file would take it for the answer."""
+    from search.numberlink.verify import verify
+
+    try:
+        problems = verify(puzzle, solution_of_labels(puzzle, grid, source))
+    except InputError as error:
+        problems = [error.message]
+    if problems:
+        raise InputError(f"the solution block below the puzzle does not solve it: "
+                         f"{problems[0]}", source, grid.lines[0])
+
+
 def _seed_many(text: str, source: str) -> list[Numberlink]:
     puzzles, previous = [], None
     for grid in _seed_grids(text, source):
         if _is_solution_of(grid, previous):
+            _check_embedded(puzzles[-1], grid, source)
             previous = None
             continue
         puzzles.append(puzzle_of_grid(grid, source))
@@ -180,10 +197,13 @@ def _grid_stream(text: str, source: str) -> list[Grid]:
         width, height = (b, a) if comma else (a, b)
         if width == 0 and height == 0:
             break
+        if width == 0 or height == 0:
+            raise InputError(f"board size {width}x{height} is empty", source, number)
+        check_cells(height, width, source, number)
         body = lines[i + 1: i + 1 + height]
         if len(body) < height:
             raise InputError(f"header says {height} rows, the file has {len(body)}",
-                             source, number)
+                             source, body[-1][0] if body else number)
         numeric = any(" " in s or "\t" in s or "-" in s for _, s in body) or width == 1 and all(
             s == "0" for _, s in body)
         rows = [_numbers(s, n, source) if numeric else _letters(list(s)) for n, s in body]
@@ -217,6 +237,7 @@ def _adc_size(text: str, source: str) -> tuple[int, int, list[tuple[int, str]]]:
         raise InputError("expected 'SIZE WxH'", source, number)
     if size[3]:
         raise InputError("3-D (multi-layer) boards are not supported", source, number)
+    check_cells(int(size[2]), int(size[1]), source, number)
     return int(size[1]), int(size[2]), lines[1:]
 
 
@@ -296,6 +317,8 @@ def sniff(text: str) -> bool:
     """Does this text read as Numberlink?"""
     try:
         parse_many(text, "<sniff>")
+    except TooLarge:
+        raise  # a declared size above the limit is an answer, not a mismatch
     except InputError:
         return False
     return True

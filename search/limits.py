@@ -1,0 +1,134 @@
+"""The limits that hold on every input: board size, file size, time and memory.
+
+Readers call ``check_cells`` with a board's declared size before they
+allocate anything for it, so that a three-line file declaring a
+100000 x 100000 board is refused (exit 2) instead of eating memory.  The
+limit is 1,000,000 cells by default (``--max-cells N`` or the environment
+variable ``GRIDCP_MAX_CELLS`` raise or lower it); files above
+``MAX_FILE_BYTES`` per allowed cell are refused before they are read.
+
+``watchdog`` bounds a task by the user's ``--time-limit``: a step that does
+not look at its ``Deadline`` (a big model being built, a verifier on a huge
+board) is interrupted a moment after the limit and the task reports LIMIT.
+Engines still check their deadline themselves; this is the safety net that
+makes "returns within the limit plus a second" hold for every input.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import resource
+import signal
+import threading
+from collections.abc import Iterator
+from contextvars import ContextVar
+
+from search.core import InputError
+
+DEFAULT_MAX_CELLS = 1_000_000
+BYTES_PER_CELL = 64  # a file may hold this many bytes per allowed cell (comments, wide labels)
+DEFAULT_MEMORY_MB = 4096  # address space of a command-line run (as bench gives each run)
+WATCHDOG_GRACE = 0.2  # seconds past --time-limit before a task is interrupted
+MAX_TURNS = 64  # more turns than any board of the size limit can use is a typo
+
+_max_cells: ContextVar[int | None] = ContextVar("max_cells", default=None)
+
+
+class TooLarge(InputError):
+    """An input whose declared size is above the limit: refused before allocation."""
+
+
+def max_cells() -> int:
+    """The cell limit in force: ``set_max_cells``, else $GRIDCP_MAX_CELLS, else the default."""
+    chosen = _max_cells.get()
+    if chosen is not None:
+        return chosen
+    try:
+        return max(1, int(os.environ.get("GRIDCP_MAX_CELLS", DEFAULT_MAX_CELLS)))
+    except ValueError:
+        return DEFAULT_MAX_CELLS
+
+
+def set_max_cells(cells: int | None) -> None:
+    """Set the cell limit for this context (None: back to the default)."""
+    _max_cells.set(cells)
+
+
+def check_cells(height: int, width: int, source: str, line: int | None = None,
+                what: str = "board") -> None:
+    """Refuse a declared ``width`` x ``height`` board above the cell limit."""
+    cells, limit = height * width, max_cells()
+    if cells > limit:
+        raise TooLarge(f"the {what} is {width} x {height} = {cells:,} cells, above the limit "
+                       f"of {limit:,} (--max-cells N raises it)", source, line)
+
+
+def check_file_size(size: int, source: str) -> None:
+    limit = max_cells() * BYTES_PER_CELL
+    if size > limit:
+        raise TooLarge(f"the file has {size:,} bytes, above the limit of {limit:,} for "
+                       f"{max_cells():,} cells (--max-cells N raises it)", source)
+
+
+def turns(text: str) -> int:
+    """An argparse type for ``--turns``: 0 .. MAX_TURNS."""
+    import argparse
+
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if not 0 <= value <= MAX_TURNS:
+        raise argparse.ArgumentTypeError(f"must be between 0 and {MAX_TURNS}, found {text}")
+    return value
+
+
+# ---------------------------------------------------------------- time
+
+
+class Overtime(BaseException):
+    """Raised by the watchdog in the main thread when a task outlives its limit.
+
+    A BaseException, so that no engine's ``except Exception`` swallows it."""
+
+
+@contextlib.contextmanager
+def watchdog(seconds: float | None) -> Iterator[None]:
+    """Raise ``Overtime`` in this (main) thread ``seconds`` + a grace from now,
+    and every 0.1 s after that until the block is left.  No limit, no signal
+    alarm on this platform, or not the main thread: nothing happens."""
+    usable = (seconds is not None and hasattr(signal, "setitimer")
+              and threading.current_thread() is threading.main_thread())
+    if not usable:
+        yield
+        return
+    armed = True
+
+    def fire(signum: int, frame: object) -> None:
+        if armed:
+            raise Overtime
+
+    previous = signal.signal(signal.SIGALRM, fire)
+    signal.setitimer(signal.ITIMER_REAL, seconds + WATCHDOG_GRACE, 0.1)
+    try:
+        yield
+    finally:
+        armed = False
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+# ---------------------------------------------------------------- memory
+
+
+def limit_memory(megabytes: float | None) -> None:
+    """Cap this process's address space (None or 0: leave it); a MemoryError
+    past the cap becomes a LIMIT answer.  Never raises the cap above a hard one."""
+    if not megabytes:
+        return
+    cap = int(megabytes * 1024 * 1024)
+    _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if hard != resource.RLIM_INFINITY:
+        cap = min(cap, hard)
+    resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
