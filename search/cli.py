@@ -46,7 +46,7 @@ from search.core import (
     SolveResult,
     Status,
 )
-from search.limits import Overtime, limit_memory, set_max_cells, watchdog
+from search.limits import Overtime, limit_memory, max_cells_set, watchdog
 from search.outputs import out_dir
 from search.progress import Progress
 from search.registry import (
@@ -623,11 +623,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     args.started = started
     debug = getattr(args, "debug", False) or bool(os.environ.get("GRIDCP_DEBUG"))
-    set_max_cells(getattr(args, "max_cells", None))
     try:
         if argv is None and getattr(args, "cap_memory", False):
             limit_memory(args.memory_limit)
-        return args.run(args)
+        with max_cells_set(getattr(args, "max_cells", None)):
+            return args.run(args)
     except GridcpError as error:
         print(f"gridcp: {error}", file=sys.stderr)
         return USAGE
@@ -650,5 +650,3 @@ def main(argv: list[str] | None = None) -> int:
               f"{type(error).__name__}: {error}; please report it with the command and "
               "its input (--debug shows the traceback)", file=sys.stderr)
         return BUG
-    finally:
-        set_max_cells(None)

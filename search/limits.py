@@ -40,7 +40,7 @@ class TooLarge(InputError):
 
 
 def max_cells() -> int:
-    """The cell limit in force: ``set_max_cells``, else $GRIDCP_MAX_CELLS, else the default."""
+    """The cell limit in force: ``max_cells_set``, else $GRIDCP_MAX_CELLS, else the default."""
     chosen = _max_cells.get()
     if chosen is not None:
         return chosen
@@ -50,9 +50,23 @@ def max_cells() -> int:
         return DEFAULT_MAX_CELLS
 
 
-def set_max_cells(cells: int | None) -> None:
-    """Set the cell limit for this context (None: back to the default)."""
-    _max_cells.set(cells)
+@contextlib.contextmanager
+def max_cells_set(cells: int | None) -> Iterator[None]:
+    """The cell limit for the block (None: leave it), in this process and, through
+    $GRIDCP_MAX_CELLS, in the processes it starts (bench's runs)."""
+    if cells is None:
+        yield
+        return
+    token, before = _max_cells.set(cells), os.environ.get("GRIDCP_MAX_CELLS")
+    os.environ["GRIDCP_MAX_CELLS"] = str(cells)
+    try:
+        yield
+    finally:
+        _max_cells.reset(token)
+        if before is None:
+            os.environ.pop("GRIDCP_MAX_CELLS", None)
+        else:
+            os.environ["GRIDCP_MAX_CELLS"] = before
 
 
 def check_cells(height: int, width: int, source: str, line: int | None = None,
