@@ -1,0 +1,613 @@
+"""Exact Futoshiki counts: dynamic programming over Latin rectangles, met in the middle.
+
+A Latin square is counted as two Latin rectangles that fit: an upper part of
+``h`` rows and a lower part of ``n - h`` rows fit when, in every column, the
+lower part uses exactly the values the upper part leaves.  So
+
+    count = sum over column-set tuples X of  upper(X) * lower(complement(X))
+
+and each side is a table built by dynamic programming over its cells.  Rows
+are independent of their order once no inequality links them, so the rows that
+carry a clue (a given or an inequality) go to the upper part and the free rows
+to the lower part; the square is transposed first when that leaves more rows
+free.
+
+A state of a part, after some of its cells, is what the rest needs of it:
+
+* per column, the set of values used (``n`` bits each);
+* the set of values used in the row being filled (``n`` bits);
+* the value of a filled cell while an inequality still links it to a cell
+  yet to come (one field per column).
+
+Partial rectangles with equal states have equally many completions, so their
+counts are added.  Columns that the rest of the puzzle treats alike are
+interchangeable: their sets are sorted inside the key.  For the upper part the
+rest is the whole puzzle; for the lower part it is only its own cells, and the
+join divides each looked-up entry by the size of its column orbit.  A part of
+free rows therefore sorts all its columns, and its table (which depends only on
+``n`` and the number of rows) is kept for the next count.
+
+Keys are rows of one or more ``uint64`` words (``n * n`` column bits plus the
+row set and fields: two words for ``n = 7`` with many fields and for
+``n = 8``), stepped with numpy.  Counts are ``int64`` while a bound on the
+number of Latin rectangles of the part fits, Python integers beyond; the join
+multiplies in Python integers.  The work is bounded in states (``max_states``
+candidate states per step), never in time.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import OrderedDict
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Any
+
+import numpy as np
+
+from search.core import Deadline, Unsupported
+from search.futoshiki.model import Cell, Futoshiki
+from search.futoshiki.propagate import Engine
+
+DEFAULT_MAX_STATES = 40_000_000  # candidate states in one step (about 2.5 GB at the peak)
+WORD = 64
+ONES = np.uint64(2**64 - 1)
+_TABLES: OrderedDict[tuple, Table] = OrderedDict()  # free-row tables, newest last
+_KEPT_TABLES = 2
+
+
+class StateSpaceTooLarge(Exception):
+    """A step would pass the state budget."""
+
+
+# ---------------------------------------------------------------- the plan
+
+
+@dataclass(frozen=True)
+class Slot:
+    """``bits`` bits at ``shift`` in word ``word`` of a key."""
+
+    word: int
+    shift: int
+    bits: int
+
+    @property
+    def mask(self) -> int:
+        return ((1 << self.bits) - 1) << self.shift
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where the column sets, the row set and the value fields sit in a key."""
+
+    n: int
+    words: int
+    columns: tuple[Slot, ...]
+    row: Slot
+    fields: tuple[tuple[int, Slot], ...]  # (column, slot)
+
+    @staticmethod
+    def make(n: int, field_columns: list[int]) -> Layout:
+        slots: list[Slot] = []
+        word, shift = 0, 0
+
+        def take(bits: int) -> Slot:
+            nonlocal word, shift
+            if shift + bits > WORD:
+                word, shift = word + 1, 0
+            slots.append(Slot(word, shift, bits))
+            shift += bits
+            return slots[-1]
+
+        columns = tuple(take(n) for _ in range(n))
+        row = take(n)
+        width = n.bit_length()
+        fields = tuple((c, take(width)) for c in field_columns)
+        return Layout(n, word + 1, columns, row, fields)
+
+    def field(self, column: int) -> Slot:
+        return dict(self.fields)[column]
+
+    def column_masks(self) -> tuple[int, ...]:
+        """Per word, the bits of the column sets."""
+        masks = [0] * self.words
+        for slot in self.columns:
+            masks[slot.word] |= slot.mask
+        return tuple(masks)
+
+
+@dataclass(frozen=True)
+class Step:
+    """Filling one cell of a part."""
+
+    column: Slot  # this column's set
+    values: tuple[int, ...]  # candidate values
+    left: tuple[Slot, int] | None  # field of the left neighbour, sign (-1: left < this)
+    up: tuple[Slot, int] | None  # field of the upper neighbour, sign
+    write: Slot | None  # this column's field, when a later cell needs the value
+    clear: tuple[tuple[int, int], ...]  # (word, bits) dropped after the cell
+    groups: tuple[tuple[Slot, ...], ...]  # column sets that may be sorted
+    # A linked neighbour still to come needs a value of ``masks[v]`` outside the
+    # sets at ``slots`` (dead-state test after value v).
+    ahead: tuple[tuple[tuple[Slot, ...], tuple[tuple[int, int], ...]], ...]
+    # (slot, values, most): the set at ``slot`` may hold at most ``most`` of
+    # ``values`` or the empty cells of its line within ``values`` cannot be filled.
+    hall: tuple[tuple[Slot, int, int], ...]
+
+
+@dataclass(frozen=True)
+class Part:
+    """Rows of the square (in the order they are filled) and how to fill them."""
+
+    n: int
+    rows: tuple[int, ...]
+    layout: Layout
+    steps: tuple[Step, ...]
+    final_groups: tuple[tuple[Slot, ...], ...]
+    out: tuple[int, ...]  # columns whose last value meets the other part's first row
+
+
+@dataclass(frozen=True)
+class Table:
+    keys: np.ndarray  # (words, states) uint64
+    counts: np.ndarray  # int64 or object
+    peak: int  # the most states after a step
+    layout: Layout
+
+
+class Square:
+    """A puzzle as the DP sees it: domains and relations, and which rows are free."""
+
+    def __init__(self, puzzle: Futoshiki, domains: list[int]):
+        n = self.n = puzzle.n
+        for (ar, ac), (br, bc) in puzzle.less:
+            if abs(ar - br) + abs(ac - bc) != 1:
+                raise Unsupported(f"count-dp: cells ({ar}, {ac}) and ({br}, {bc}) are not "
+                                  "neighbours; only neighbours may carry an inequality")
+        self.relation = puzzle.relation
+        self.related = {cell for pair in puzzle.less for cell in pair}
+        clued = {r for r, _ in self.related}
+        clued |= {r for r in range(n) for c in range(n) if puzzle.givens[r][c]}
+        self.clued = clued
+        full = (1 << n) - 1
+        # Free rows keep every value: their table is the same for every puzzle,
+        # and the join enforces what the givens above them forbid.
+        self.dom = {(r, c): (domains[r * n + c] if r in clued else full)
+                    for r in range(n) for c in range(n)}
+
+    def sign(self, a: Cell, b: Cell) -> int | None:
+        return self.relation.get((a, b))
+
+
+def plan_part(square: Square, rows: tuple[int, ...], other: tuple[int, ...],
+              upper: bool) -> Part:
+    """The steps that fill ``rows`` in order, cell by cell.
+
+    ``other`` is the other part (in its own order), whose last row may be linked
+    to our last one.  The upper part (the side the join runs over) may sort
+    columns that its remaining cells and the whole lower part treat alike, and
+    may prune with the lower part's domains.  The lower part (the side the join
+    looks up, dividing by orbit sizes) may only sort columns that all of its own
+    cells treat alike, so that its count is the same on a whole orbit, and
+    prunes with its own cells only.
+    """
+    n, k, sign = square.n, len(rows), square.sign
+    boundary = other[-1] if other else None  # both parts end at the split
+
+    def down(i: int, c: int) -> tuple[Cell, ...]:
+        """The cells after (rows[i], c) in its column that it is linked to."""
+        below = rows[i + 1] if i + 1 < k else boundary
+        if below is None or sign((rows[i], c), (below, c)) is None:
+            return ()
+        return ((below, c),)
+
+    out = tuple(c for c in range(n) if k and down(k - 1, c))
+    field_columns = sorted({c for i in range(k) for c in range(n)
+                            if down(i, c) or (c + 1 < n and sign((rows[i], c), (rows[i], c + 1)))})
+    layout = Layout.make(n, field_columns)
+    fields = dict(layout.fields)
+    steps = []
+    for i, r in enumerate(rows):
+        for c in range(n):
+            cell = (r, c)
+            left = up = None
+            if c and (s := sign((r, c - 1), cell)) is not None:
+                left = (fields[c - 1], s)
+            if i and (s := sign((rows[i - 1], c), cell)) is not None:
+                up = (fields[c], s)
+            needed = bool(down(i, c)) or (c + 1 < n and sign(cell, (r, c + 1)) is not None)
+            dropped = []  # fields no longer awaited, and the row set at the row's end
+            if c and c - 1 in fields and not down(i, c - 1):
+                dropped.append(fields[c - 1])
+            if c in fields and not needed:
+                dropped.append(fields[c])
+            if c == n - 1:
+                dropped.append(layout.row)
+            clear: dict[int, int] = {}
+            for slot in dropped:
+                clear[slot.word] = clear.get(slot.word, 0) | slot.mask
+            values = tuple(v for v in range(1, n + 1) if square.dom[cell] >> (v - 1) & 1)
+            ahead = _ahead(square, layout, rows, i, c, values)
+            values = tuple(v for v in values if all(dict(m).get(v, 1) for _, m in ahead))
+            rest = [(rows[j], x) for j in range(i, k) for x in range(n) if (j, x) > (i, c)]
+            if upper:
+                rest += [(y, x) for y in other for x in range(n)]
+            hall = _hall(square, layout, rest, r, c)
+            if not upper:
+                rest = [(y, x) for y in rows for x in range(n)]
+            filled = [(rows[j], x) for j in range(k) for x in range(n) if (j, x) <= (i, c)]
+            unfilled = [(rows[j], x) for j in range(k) for x in range(n) if (j, x) > (i, c)]
+            unfilled += [(y, x) for y in other for x in range(n)]
+            groups = _groups(square, layout, rest, unfilled, filled, r, c)
+            steps.append(Step(layout.columns[c], values, left, up,
+                              fields[c] if needed else None,
+                              tuple(sorted(clear.items())), groups, ahead, hall))
+    final_rest = [(y, x) for y in (other if upper else rows) for x in range(n)]
+    filled = [(r, x) for r in rows for x in range(n)]
+    unfilled = [(y, x) for y in other for x in range(n)]
+    final = _groups(square, layout, final_rest, unfilled, filled, None, n - 1)
+    return Part(n, rows, layout, tuple(steps), final, out)
+
+
+def _ahead(square: Square, layout: Layout, rows: tuple[int, ...], i: int, c: int,
+           values: tuple[int, ...]) -> tuple:
+    n, out = square.n, []
+    r = rows[i]
+    neighbours = []
+    if i + 1 < len(rows):
+        neighbours.append(((rows[i + 1], c), (layout.columns[c],)))
+    if c + 1 < n:
+        neighbours.append(((r, c + 1), (layout.columns[c + 1], layout.row)))
+    for other, slots in neighbours:
+        s = square.sign((r, c), other)
+        if s is None:
+            continue
+        candidates = square.dom[other]
+        masks = []
+        for v in values:
+            side = ~((1 << v) - 1) if s < 0 else (1 << (v - 1)) - 1
+            masks.append((v, candidates & side & ((1 << n) - 1)))
+        out.append((slots, tuple(masks)))
+    return tuple(out)
+
+
+def _hall(square: Square, layout: Layout, rest: list[Cell], r: int, c: int
+          ) -> tuple[tuple[Slot, int, int], ...]:
+    """Hall tests on the column and the row of cell (r, c), for the subsets of
+    at most three of their empty cells whose test can fail."""
+    n, tests = square.n, {}
+    column = [square.dom[cell] for cell in rest if cell[1] == c]
+    row = [square.dom[cell] for cell in rest if cell[0] == r] if c < n - 1 else []
+    for slot, empty in ((layout.columns[c], column), (layout.row, row)):
+        used = n - len(empty)
+        for size in range(1, min(3, len(empty)) + 1):
+            for subset in combinations(empty, size):
+                union = 0
+                for d in subset:
+                    union |= d
+                most = union.bit_count() - size
+                if most < used and tests.get((slot, union), n) > most:
+                    tests[slot, union] = most
+    return tuple((slot, union, most) for (slot, union), most in tests.items())
+
+
+def _groups(square: Square, layout: Layout, rest: list[Cell], unfilled: list[Cell],
+            filled: list[Cell], r: int | None, c: int) -> tuple[tuple[Slot, ...], ...]:
+    """Columns the rest treats alike: equal domains in every cell of ``rest``,
+    no inequality on one of those cells, no filled value still awaited by an
+    ``unfilled`` cell (it sits in the key)."""
+    n = square.n
+    live = {a[1] for a in filled if a in square.related
+            for b in unfilled if square.sign(a, b) is not None}
+    by_signature: dict[tuple, list[int]] = {}
+    for x in range(n):
+        cells = sorted(cell for cell in rest if cell[1] == x)
+        if x in live or any(cell in square.related for cell in cells):
+            continue
+        in_row = r is not None and c < n - 1 and x <= c  # filled in the current row
+        signature = (in_row, tuple((y, square.dom[y, x]) for y, _ in cells))
+        by_signature.setdefault(signature, []).append(x)
+    return tuple(tuple(layout.columns[x] for x in g) for g in by_signature.values() if len(g) > 1)
+
+
+# ---------------------------------------------------------------- the steps
+
+
+def _bound(n: int, k: int) -> float:
+    """An upper bound on the k x n Latin rectangles (Bregman's bound per row)."""
+    return math.prod(math.factorial(n - i) ** (n / (n - i)) for i in range(k))
+
+
+def build(part: Part, *, max_states: int, deadline: Deadline) -> Table:
+    """The table of a part: canonical keys and the number of partial fillings."""
+    layout = part.layout
+    dtype = np.int64 if _bound(part.n, len(part.rows)) < 2**62 else object
+    keys = np.zeros((layout.words, 1), dtype=np.uint64)
+    counts = np.ones(1, dtype=dtype)
+    peak = 1
+    for step in part.steps:
+        deadline.check()
+        if keys.shape[1] * len(step.values) > max_states:
+            raise StateSpaceTooLarge(
+                f"{keys.shape[1]:,} states x {len(step.values)} values pass the budget of "
+                f"{max_states:,} states")
+        keys, counts = _advance(keys, counts, step, layout, deadline)
+        if not keys.shape[1]:
+            break
+        keys = _canonical(keys, step.groups, part.n)
+        keys, counts = _merge(keys, counts)
+        peak = max(peak, keys.shape[1])
+    keys = _canonical(keys, part.final_groups, part.n)
+    keys, counts = _merge(keys, counts)
+    return Table(keys, counts, peak, layout)
+
+
+def _get(keys: np.ndarray, slot: Slot) -> np.ndarray:
+    return (keys[slot.word] >> np.uint64(slot.shift)) & np.uint64((1 << slot.bits) - 1)
+
+
+def _advance(keys: np.ndarray, counts: np.ndarray, step: Step, layout: Layout,
+             deadline: Deadline) -> tuple[np.ndarray, np.ndarray]:
+    """All states after filling the step's cell with each candidate value."""
+    column, row = step.column, layout.row
+    left = _get(keys, step.left[0]) if step.left else None
+    up = _get(keys, step.up[0]) if step.up else None
+    used = keys[column.word] if column.word == row.word else None
+    new_keys, new_counts = [], []
+    ahead = {v: [(slots, mask) for slots, masks in step.ahead for w, mask in masks if w == v]
+             for v in step.values}
+    for v in step.values:
+        deadline.check()
+        col_bit = np.uint64(1 << (column.shift + v - 1))
+        row_bit = np.uint64(1 << (row.shift + v - 1))
+        if used is not None:
+            ok = (used & (col_bit | row_bit)) == 0
+        else:
+            ok = ((keys[column.word] & col_bit) == 0) & ((keys[row.word] & row_bit) == 0)
+        if left is not None:
+            ok &= (left < v) if step.left[1] < 0 else (left > v)
+        if up is not None:
+            ok &= (up < v) if step.up[1] < 0 else (up > v)
+        chosen = keys[:, ok]
+        if not chosen.shape[1]:
+            continue
+        chosen[column.word] |= col_bit
+        chosen[row.word] |= row_bit
+        if step.write is not None:
+            w = step.write
+            chosen[w.word] = (chosen[w.word] & (ONES ^ np.uint64(w.mask))) | np.uint64(v << w.shift)
+        chosen_counts = counts[ok]
+        alive = None
+        for slots, mask in ahead[v]:
+            seen = _get(chosen, slots[0])
+            for slot in slots[1:]:
+                seen = seen | _get(chosen, slot)
+            test = (seen & np.uint64(mask)) != np.uint64(mask)
+            alive = test if alive is None else alive & test
+        for slot, union, most in step.hall:
+            test = np.bitwise_count(_get(chosen, slot) & np.uint64(union)) <= most
+            alive = test if alive is None else alive & test
+        for word, bits in step.clear:
+            chosen[word] &= ONES ^ np.uint64(bits)
+        if alive is not None:
+            chosen, chosen_counts = chosen[:, alive], chosen_counts[alive]
+        new_keys.append(chosen)
+        new_counts.append(chosen_counts)
+    if not new_keys:
+        return np.zeros((layout.words, 0), dtype=np.uint64), counts[:0]
+    return np.concatenate(new_keys, axis=1), np.concatenate(new_counts)
+
+
+def _canonical(keys: np.ndarray, groups: tuple[tuple[Slot, ...], ...], n: int) -> np.ndarray:
+    """Sort the value sets of interchangeable columns inside each key."""
+    if not keys.shape[1]:
+        return keys
+    for group in groups:
+        sets = np.stack([_get(keys, slot) for slot in group])
+        sets.sort(axis=0)
+        for slot in group:
+            keys[slot.word] &= ONES ^ np.uint64(slot.mask)
+        for k, slot in enumerate(group):
+            keys[slot.word] |= sets[k] << np.uint64(slot.shift)
+    return keys
+
+
+def _order(keys: np.ndarray) -> np.ndarray:
+    if len(keys) == 1:
+        return np.argsort(keys[0], kind="stable")
+    return np.lexsort(keys[::-1])
+
+
+def _merge(keys: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """One key per state, with the counts of equal keys added (exactly)."""
+    if keys.shape[1] < 2:
+        return keys, counts
+    order = _order(keys)
+    keys, counts = keys[:, order], counts[order]
+    differ = np.zeros(keys.shape[1], dtype=bool)
+    differ[0] = True
+    for word in keys:
+        differ[1:] |= word[1:] != word[:-1]
+    starts = np.flatnonzero(differ)
+    return keys[:, starts], np.add.reduceat(counts, starts)
+
+
+# ---------------------------------------------------------------- the join
+
+
+def join(upper: Table, lower: Table, lower_part: Part, square: Square,
+         upper_part: Part) -> int:
+    """sum over the upper states X of upper(X) * lower(complement(X)).
+
+    The lower table holds sums over column orbits of its own symmetry, on which
+    its count is constant, so each looked-up entry is divided by the orbit size
+    of the labelled complement.  The upper table's orbits are orbits of the
+    lower part's symmetry too, so one representative per entry is enough.
+    """
+    n = square.n
+    full = np.uint64((1 << n) - 1)
+    ul, ll = upper.layout, lower.layout
+    out = upper_part.out
+    # The complements, as the lower part's canonical keys (column sets only).
+    sets = np.stack([_get(upper.keys, ul.columns[x]) ^ full for x in range(n)])
+    orbit = np.ones(sets.shape[1], dtype=np.int64)
+    shift_column = {slot.shift + WORD * slot.word: x for x, slot in enumerate(ll.columns)}
+    for group in lower_part.final_groups:
+        columns = [shift_column[slot.shift + WORD * slot.word] for slot in group]
+        block = sets[columns]
+        block.sort(axis=0)
+        sets[columns] = block
+        orbit *= _orbit(block)
+    wanted = np.zeros((ll.words, sets.shape[1]), dtype=np.uint64)
+    for x in range(n):
+        slot = ll.columns[x]
+        wanted[slot.word] |= sets[x] << np.uint64(slot.shift)
+    masks = ll.column_masks()
+    have = np.stack([lower.keys[w] & np.uint64(masks[w]) for w in range(ll.words)])
+    ids_wanted, ids_have = _ids(wanted, have)
+    order = np.argsort(ids_have, kind="stable")
+    ids_have = ids_have[order]
+    lo = np.searchsorted(ids_have, ids_wanted, "left")
+    hi = np.searchsorted(ids_have, ids_wanted, "right")
+    size = hi - lo
+    which = np.repeat(np.arange(len(lo)), size)
+    at = order[np.repeat(lo - np.cumsum(size) + size, size) + np.arange(size.sum())]
+    ok = np.ones(len(which), dtype=bool)
+    for x in out:
+        a = _get(upper.keys, ul.field(x))[which]
+        b = _get(lower.keys, ll.field(x))[at]
+        s = square.sign((upper_part.rows[-1], x), (lower_part.rows[-1], x))
+        ok &= (a < b) if s < 0 else (a > b)
+    which, at = which[ok], at[ok]
+    left = upper.counts[which].astype(object)
+    right = lower.counts[at].astype(object) // orbit[which].astype(object)
+    return int((left * right).sum()) if len(left) else 0
+
+
+def _orbit(block: np.ndarray) -> np.ndarray:
+    """Per key, the number of distinct orders of its sorted column sets."""
+    m = block.shape[0]
+    runs = np.ones(block.shape[1], dtype=np.int64)
+    repeats = np.ones(block.shape[1], dtype=np.int64)
+    for j in range(1, m):
+        runs = np.where(block[j] == block[j - 1], runs + 1, 1)
+        repeats *= runs
+    return math.factorial(m) // repeats
+
+
+def _ids(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Equal integer ids for equal multi-word keys of a and b."""
+    if len(a) == 1:
+        return a[0], b[0]
+    both = np.concatenate([a, b], axis=1)
+    order = _order(both)
+    sorted_keys = both[:, order]
+    differ = np.zeros(both.shape[1], dtype=bool)
+    if both.shape[1]:
+        differ[0] = True
+    for word in sorted_keys:
+        differ[1:] |= word[1:] != word[:-1]
+    ids = np.empty(both.shape[1], dtype=np.int64)
+    ids[order] = np.cumsum(differ) - 1
+    return ids[: a.shape[1]], ids[a.shape[1]:]
+
+
+# ---------------------------------------------------------------- the count
+
+
+def transpose(puzzle: Futoshiki) -> Futoshiki:
+    givens = tuple(zip(*puzzle.givens, strict=True))
+    less = tuple(((a[1], a[0]), (b[1], b[0])) for a, b in puzzle.less)
+    return Futoshiki(puzzle.n, givens, less)
+
+
+@dataclass(frozen=True)
+class Split:
+    upper: tuple[int, ...]
+    lower: tuple[int, ...]  # in the order it is filled (from the far end)
+
+
+def choose(puzzle: Futoshiki, heights: tuple[int, ...] | None = None,
+           turns: tuple[bool, ...] = (False, True)) -> tuple[Futoshiki, Split]:
+    """The orientation and the split.
+
+    The orientation with the fewer clued rows; clued rows above.  When at least
+    half the rows are free, the free rows below the split form a lower part of
+    free rows only (its table is small and kept); otherwise one pass over all
+    rows (no lower part), where the dead-state tests see every clue.  Among
+    ``heights`` (tried instead of that rule), the fewest inequalities across.
+    """
+    n = puzzle.n
+    best: tuple | None = None
+    for turned in turns:
+        p = transpose(puzzle) if turned else puzzle
+        related = {cell for pair in p.less for cell in pair}
+        clued = sorted({r for r, _ in related} | {r for r in range(n) for c in range(n)
+                                                   if p.givens[r][c]})
+        order = clued + [r for r in range(n) if r not in clued]
+        default = max(len(clued), n // 2) if len(clued) <= n - n // 2 else n
+        for h in heights or (default,):
+            a, b = order[h - 1], order[h] if h < n else None
+            across = sum(1 for x in range(n) if ((a, x), (b, x)) in p.relation)
+            score = (len(clued), across, turned)
+            if best is None or score < best[0]:
+                best = (score, p, Split(tuple(order[:h]), tuple(order[h:][::-1])))
+    assert best is not None
+    return best[1], best[2]
+
+
+def pinned(n: int) -> Futoshiki:
+    """The empty square with its first column fixed to 1..n: it has L(n) / n!
+    solutions, and pinning a column lets the DP use the values' symmetry."""
+    return Futoshiki(n, tuple(tuple(r + 1 if c == 0 else 0 for c in range(n)) for r in range(n)))
+
+
+def count(puzzle: Futoshiki, *, max_states: int = DEFAULT_MAX_STATES,
+          deadline: Deadline | None = None, stats: dict[str, Any] | None = None,
+          heights: tuple[int, ...] | None = None, turns: tuple[bool, ...] = (False, True)
+          ) -> int:
+    """The exact number of solutions of ``puzzle``.
+
+    Raises ``StateSpaceTooLarge`` past the state budget and ``LimitReached``
+    past the deadline.
+    """
+    deadline = deadline or Deadline(None)
+    stats = stats if stats is not None else {}
+    n = puzzle.n
+    if n == 1:
+        return int(puzzle.givens[0][0] in (0, 1))
+    if not puzzle.less and not any(any(row) for row in puzzle.givens) and heights is None:
+        # Every value is alike: count the squares whose first column is 1..n.
+        return math.factorial(n) * count(pinned(n), max_states=max_states, deadline=deadline,
+                                         stats=stats, heights=(n // 2,), turns=(False,))
+    puzzle, split = choose(puzzle, heights, turns)
+    engine = Engine(puzzle)
+    if not engine.ok:
+        return 0
+    square = Square(puzzle, engine.dom)
+    upper_part = plan_part(square, split.upper, split.lower, upper=True)
+    lower_part = plan_part(square, split.lower, split.upper, upper=False)
+    upper = build(upper_part, max_states=max_states, deadline=deadline)
+    lower = _lower_table(square, lower_part, max_states, deadline)
+    stats["states"] = max(upper.peak, lower.peak)
+    stats["upper_states"], stats["lower_states"] = upper.keys.shape[1], lower.keys.shape[1]
+    if not upper.keys.shape[1] or not lower.keys.shape[1]:
+        return 0
+    return join(upper, lower, lower_part, square, upper_part)
+
+
+def _lower_table(square: Square, part: Part, max_states: int, deadline: Deadline) -> Table:
+    """The lower part's table; kept when it holds free rows only (it is then the
+    same for every puzzle of the order)."""
+    free = not any(r in square.clued for r in part.rows) and not part.out
+    if not free:
+        return build(part, max_states=max_states, deadline=deadline)
+    key = (square.n, len(part.rows), part.steps)
+    if key in _TABLES:
+        _TABLES.move_to_end(key)
+        return _TABLES[key]
+    table = build(part, max_states=max_states, deadline=deadline)
+    _TABLES[key] = table
+    while len(_TABLES) > _KEPT_TABLES:
+        _TABLES.popitem(last=False)
+    return table
