@@ -28,8 +28,46 @@ from search.core import (
 from search.futoshiki import rowdp
 from search.futoshiki.backend import FutoshikiBackend
 from search.futoshiki.model import Futoshiki
-from search.futoshiki.propagate import PropagateBackend
+from search.futoshiki.propagate import PropagateBackend, Search
 from search.futoshiki.rowdp import DEFAULT_MAX_STATES, StateSpaceTooLarge
+
+QUICK_ORDER = 7  # from this order on, a puzzle with few solutions is propagate's
+QUICK_NODES = 5_000  # propagate's nodes before the DP, on puzzles that may have few solutions
+
+
+class NodeBudget:
+    """Stands in for a search's deadline: gives up after ``nodes`` checks (the
+    search checks once per node), or at the user's deadline."""
+
+    def __init__(self, nodes: int, deadline: Deadline):
+        self.left, self.deadline = nodes, deadline
+
+    def check(self) -> None:
+        self.left -= 1
+        if self.left < 0:
+            raise BudgetSpent
+        self.deadline.check()
+
+    def remaining(self, at_most: float | None = None) -> float | None:
+        return self.deadline.remaining(at_most)
+
+    def expired(self) -> bool:
+        return self.left < 0 or self.deadline.expired()
+
+
+class BudgetSpent(Exception):
+    """The quick search used up its nodes."""
+
+
+def quick_count(puzzle: Futoshiki, nodes: int, deadline: Deadline) -> tuple[int, int] | None:
+    """(count, nodes) when propagate counts ``puzzle`` within ``nodes`` nodes;
+    None when it does not (a puzzle with many solutions: the DP's case)."""
+    search = Search(puzzle, None)
+    search.deadline = NodeBudget(nodes, deadline)  # type: ignore[assignment]
+    try:
+        return search.count(None, False), search.nodes
+    except BudgetSpent:
+        return None
 
 
 def count_dp(puzzle: Futoshiki, *, max_states: int = DEFAULT_MAX_STATES,
@@ -42,12 +80,17 @@ class CountDPBackend(FutoshikiBackend):
     """Counts by dynamic programming over Latin rectangles; solve/unique via propagate.
 
     Options: ``max_states`` (default 40 million candidate states in one step)
-    bounds the work; past it the count falls back to ``propagate``.
+    bounds the work; past it the count falls back to ``propagate``.  From
+    order 7 on, a puzzle with clues is first counted by ``propagate`` for at
+    most ``quick_nodes`` search nodes (default 5,000): a puzzle with few
+    solutions (a setter's 9x9) is counted there at once, while its DP states
+    would be many.
     """
 
     @dataclass(frozen=True)
     class Options:
         max_states: int = DEFAULT_MAX_STATES
+        quick_nodes: int = QUICK_NODES
         progress: bool = True  # propagate's progress lines (its fallback count)
 
     name = "count-dp"
@@ -80,8 +123,15 @@ class CountDPBackend(FutoshikiBackend):
         deadline = Deadline(time_limit)
         stats: dict[str, Any] = {}
         try:
-            total = count_dp(puzzle, max_states=self.opts.max_states, deadline=deadline,
-                             stats=stats)
+            quick = None
+            if puzzle.n >= QUICK_ORDER and (puzzle.less or any(any(r) for r in puzzle.givens)):
+                quick = quick_count(puzzle, self.opts.quick_nodes, deadline)
+            if quick is not None:
+                total, nodes = quick
+                stats = {"nodes": nodes, "propagate": 1}
+            else:
+                total = count_dp(puzzle, max_states=self.opts.max_states, deadline=deadline,
+                                 stats=stats)
         except LimitReached:
             self.effort = stats
             return CountResult(Status.LIMIT, 0, since(start), stats, "time limit")

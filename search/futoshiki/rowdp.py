@@ -175,6 +175,10 @@ class Square:
         self.dom = {(r, c): (domains[r * n + c] if r in clued else full)
                     for r in range(n) for c in range(n)}
 
+    def neighbours(self, cell: Cell) -> tuple[Cell, ...]:
+        r, c = cell
+        return ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
+
     def sign(self, a: Cell, b: Cell) -> int | None:
         return self.relation.get((a, b))
 
@@ -297,8 +301,9 @@ def _groups(square: Square, layout: Layout, rest: list[Cell], unfilled: list[Cel
     no inequality on one of those cells, no filled value still awaited by an
     ``unfilled`` cell (it sits in the key)."""
     n = square.n
+    waiting = set(unfilled)
     live = {a[1] for a in filled if a in square.related
-            for b in unfilled if square.sign(a, b) is not None}
+            for b in square.neighbours(a) if b in waiting and square.sign(a, b) is not None}
     by_signature: dict[tuple, list[int]] = {}
     for x in range(n):
         cells = sorted(cell for cell in rest if cell[1] == x)

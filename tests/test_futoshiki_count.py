@@ -1,0 +1,188 @@
+"""The exact counter behind ``count-dp`` (``search.futoshiki.rowdp``): known
+counts, identities that hold for every puzzle, brute force and the other
+backends."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from futoshiki_oracle import brute_force_count, random_puzzle
+
+from search.core import GridcpError, Status
+from search.futoshiki import rowdp
+from search.futoshiki.countdp import CountDPBackend
+from search.futoshiki.model import Futoshiki
+from search.futoshiki.propagate import Engine, PropagateBackend
+
+LATIN = {1: 1, 2: 2, 3: 12, 4: 576, 5: 161280, 6: 812851200, 7: 61479419904000}
+
+
+def reversed_values(puzzle: Futoshiki) -> Futoshiki:
+    """Every value v -> n + 1 - v and every relation the other way round."""
+    n = puzzle.n
+    givens = tuple(tuple(n + 1 - v if v else 0 for v in row) for row in puzzle.givens)
+    return Futoshiki(n, givens, tuple((b, a) for a, b in puzzle.less))
+
+
+def clues(n: int, rng: random.Random, inequalities: int, givens: int) -> Futoshiki:
+    """Exactly that many relations (distinct neighbour pairs) and givens."""
+    pairs = [((r, c), (r, c + 1)) for r in range(n) for c in range(n - 1)]
+    pairs += [((r, c), (r + 1, c)) for r in range(n - 1) for c in range(n)]
+    less = [p if rng.random() < 0.5 else p[::-1] for p in rng.sample(pairs, inequalities)]
+    grid = [[0] * n for _ in range(n)]
+    for i in rng.sample(range(n * n), givens):
+        grid[i // n][i % n] = rng.randint(1, n)
+    return Futoshiki(n, tuple(map(tuple, grid)), tuple(less))
+
+
+# ---------------------------------------------------------------- known counts
+
+
+@pytest.mark.parametrize("n", sorted(LATIN))
+def test_latin_squares(n: int) -> None:
+    assert rowdp.count(Futoshiki.empty(n)) == LATIN[n]
+
+
+@pytest.mark.parametrize("n", [*range(2, 7), pytest.param(7, marks=pytest.mark.slow)])
+def test_one_inequality_halves_the_latin_squares(n: int) -> None:
+    rng = random.Random(n)
+    for _ in range(3):
+        puzzle = clues(n, rng, 1, 0)
+        assert rowdp.count(puzzle) == LATIN[n] // 2
+
+
+def test_pinned_column_counts_squares_over_n_factorial() -> None:
+    assert rowdp.count(rowdp.pinned(6)) == LATIN[6] // 720
+
+
+# ---------------------------------------------------------------- identities
+
+
+def _identity_puzzles() -> list[Futoshiki]:
+    rng = random.Random(19)
+    return [clues(n, rng, rng.randint(1, 2 * n), rng.randint(0, 3))
+            for n in (4, 5, 5, 6, 6, 6)]
+
+
+@pytest.mark.parametrize("puzzle", _identity_puzzles(), ids=lambda p: f"n{p.n}-{len(p.less)}")
+def test_transpose_and_value_reversal_keep_the_count(puzzle: Futoshiki) -> None:
+    total = rowdp.count(puzzle)
+    assert rowdp.count(rowdp.transpose(puzzle)) == total
+    assert rowdp.count(reversed_values(puzzle)) == total
+    # The split, the orientation and the single pass are choices, not answers.
+    n = puzzle.n
+    if n > 5:
+        return  # (the same on 4x4 and 5x5; 6x6 takes seconds)
+    for heights in ((n // 2,), (n - n // 2,), (n,)):
+        for turns in ((False,), (True,)):
+            assert rowdp.count(puzzle, heights=heights, turns=turns) == total
+
+
+@pytest.mark.parametrize("puzzle", _identity_puzzles(), ids=lambda p: f"n{p.n}-{len(p.less)}")
+def test_a_relation_and_its_flip_add_up_to_neither(puzzle: Futoshiki) -> None:
+    less = list(puzzle.less)
+    for i in range(0, len(less), 3 if puzzle.n < 6 else len(less)):
+        a, b = less[i]
+        rest = tuple(less[:i] + less[i + 1:])
+        without = Futoshiki(puzzle.n, puzzle.givens, rest)
+        flipped = Futoshiki(puzzle.n, puzzle.givens, rest + ((b, a),))
+        assert rowdp.count(puzzle) + rowdp.count(flipped) == rowdp.count(without)
+
+
+@pytest.mark.slow
+def test_seven_by_seven_identities() -> None:
+    rng = random.Random(7)
+    puzzle = clues(7, rng, 2, 1)
+    total = rowdp.count(puzzle)
+    assert total > 0
+    assert rowdp.count(rowdp.transpose(puzzle)) == rowdp.count(reversed_values(puzzle)) == total
+    a, b = puzzle.less[0]
+    rest = puzzle.less[1:]
+    flipped = Futoshiki(7, puzzle.givens, rest + ((b, a),))
+    assert total + rowdp.count(flipped) == rowdp.count(Futoshiki(7, puzzle.givens, rest))
+
+
+# ---------------------------------------------------------------- oracles
+
+
+def _small(count: int, seed: int) -> list[Futoshiki]:
+    rng = random.Random(seed)
+    return [random_puzzle(rng.choice((2, 3, 4)), rng, givens=rng.choice([0.0, 0.1, 0.2]),
+                          relations=rng.choice([0.1, 0.3, 0.5, 0.8])) for _ in range(count)]
+
+
+@pytest.mark.parametrize("puzzle", _small(80, 5), ids=lambda p: f"n{p.n}")
+def test_brute_force(puzzle: Futoshiki) -> None:
+    expected = brute_force_count(puzzle)
+    assert rowdp.count(puzzle) == expected
+    n = puzzle.n
+    if n > 1:
+        assert rowdp.count(puzzle, heights=(n // 2,), turns=(True,)) == expected
+
+
+def test_agrees_with_propagate_on_random_5x5_and_6x6() -> None:
+    rng = random.Random(23)
+    compared = 0
+    for _ in range(10):
+        puzzle = clues(rng.choice((5, 6)), rng, rng.randint(6, 12), rng.randint(4, 8))
+        streamed = PropagateBackend(progress=False).count(puzzle, time_limit=5.0)
+        if streamed.complete:
+            compared += 1
+            assert rowdp.count(puzzle) == streamed.count
+    assert compared >= 5
+
+
+def test_agrees_with_cpsat_on_small_puzzles() -> None:
+    cpmodels = pytest.importorskip("cpmodels.futoshiki")
+    rng = random.Random(29)
+    for _ in range(4):
+        puzzle = clues(4, rng, rng.randint(2, 6), rng.randint(0, 2))
+        result = cpmodels.CpSatBackend().count(puzzle)
+        assert result.complete and result.count == rowdp.count(puzzle)
+
+
+# ---------------------------------------------------------------- keys and states
+
+
+def test_two_word_keys() -> None:
+    # A 7x7 puzzle whose fields do not fit beside 49 column bits and a row set.
+    rng = random.Random(31)
+    puzzle = clues(7, rng, 14, 6)
+    oriented, split = rowdp.choose(puzzle)
+    square = rowdp.Square(oriented, Engine(oriented).dom)
+    part = rowdp.plan_part(square, split.upper, split.lower, upper=True)
+    assert part.layout.words == 2
+    expected = PropagateBackend(progress=False).count(puzzle, time_limit=60)
+    assert expected.complete
+    assert rowdp.count(puzzle) == expected.count
+
+
+def test_columns_sorted_only_where_the_puzzle_is_symmetric() -> None:
+    empty = Futoshiki.empty(4)
+    square = rowdp.Square(empty, Engine(empty).dom)
+    part = rowdp.plan_part(square, (0, 1), (3, 2), upper=True)
+    assert all(step.groups for step in part.steps[:-1])
+    linked = Futoshiki(4, empty.givens, tuple(((r, c), (r + 1, c))
+                                                for r in range(3) for c in range(4)))
+    square = rowdp.Square(linked, Engine(linked).dom)
+    part = rowdp.plan_part(square, (0, 1, 2, 3), (), upper=True)
+    # Only finished columns of the last row, which nothing looks at any more.
+    assert not any(step.groups for step in part.steps[:12])
+
+
+def test_state_budget_falls_back_to_propagate() -> None:
+    result = CountDPBackend(max_states=10, progress=False).count(Futoshiki.empty(4))
+    assert (result.status, result.count) == (Status.COUNTED, 576)
+    assert "propagate" in result.message and result.effort["fallback"] == 1
+
+
+def test_unknown_option_is_refused() -> None:
+    with pytest.raises(GridcpError, match="max_states"):
+        CountDPBackend(memory=1)
+
+
+def test_backend_reports_states() -> None:
+    result = CountDPBackend().count(Futoshiki.empty(6))
+    assert (result.status, result.count) == (Status.COUNTED, LATIN[6])
+    assert result.effort["states"] > 0
