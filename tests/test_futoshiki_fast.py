@@ -177,7 +177,7 @@ def test_count_cap_reports_limit_with_exact_count_in_message() -> None:
 
 
 def test_state_budget_falls_back_to_propagate() -> None:
-    result = CountDPBackend(max_states=10).count(Futoshiki.empty(4))
+    result = CountDPBackend(max_states=1).count(Futoshiki.empty(4))
     assert (result.status, result.count) == (Status.COUNTED, 576)
     assert "propagate" in result.message and result.effort["fallback"] == 1
 

@@ -4,7 +4,7 @@ The count is ``search.futoshiki.rowdp.count``: dynamic programming over Latin
 rectangles, an upper part (the rows with clues) and a lower part (the free
 rows) met in the middle, with states packed in one or more 64-bit words and
 columns sorted wherever the puzzle is symmetric.  Its work is bounded in
-states (option ``max_states``, candidate states in one step); past the bound
+states (option ``max_states``, states kept after a step); past the bound
 the backend falls back to the ``propagate`` backend's streaming count and says
 so in the result's message.  ``solve`` and ``unique`` are delegated to
 ``propagate``: a count of one says nothing about the solution itself.
@@ -79,7 +79,7 @@ def count_dp(puzzle: Futoshiki, *, max_states: int = DEFAULT_MAX_STATES,
 class CountDPBackend(FutoshikiBackend):
     """Counts by dynamic programming over Latin rectangles; solve/unique via propagate.
 
-    Options: ``max_states`` (default 40 million candidate states in one step)
+    Options: ``max_states`` (default 16 million states kept after a step)
     bounds the work; past it the count falls back to ``propagate``.  From
     order 7 on, a puzzle with clues is first counted by ``propagate`` for at
     most ``quick_nodes`` search nodes (default 5,000): a puzzle with few

@@ -32,13 +32,14 @@ row set and fields: two words for ``n = 7`` with many fields and for
 ``n = 8``), stepped with numpy.  Counts are ``int64`` while a bound on the
 number of Latin rectangles of the part fits, Python integers beyond; the join
 multiplies in Python integers.  The work is bounded in states (``max_states``
-candidate states per step), never in time.
+states kept after a step), never in time.
 """
 
 from __future__ import annotations
 
 import math
 from collections import OrderedDict
+from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
@@ -49,7 +50,8 @@ from search.core import Deadline, Unsupported
 from search.futoshiki.model import Cell, Futoshiki
 from search.futoshiki.propagate import Engine
 
-DEFAULT_MAX_STATES = 40_000_000  # candidate states in one step (about 2.5 GB at the peak)
+DEFAULT_MAX_STATES = 16_000_000  # states kept after a step (about 2 GB at the peak)
+ONE_SORT = 4_000_000  # candidates merged at once; more are merged value by value
 WORD = 64
 ONES = np.uint64(2**64 - 1)
 _TABLES: OrderedDict[tuple, Table] = OrderedDict()  # free-row tables, newest last
@@ -323,28 +325,56 @@ def _bound(n: int, k: int) -> float:
     return math.prod(math.factorial(n - i) ** (n / (n - i)) for i in range(k))
 
 
-def build(part: Part, *, max_states: int, deadline: Deadline) -> Table:
-    """The table of a part: canonical keys and the number of partial fillings."""
+def build(part: Part, *, max_states: int, deadline: Deadline,
+          stats: dict[str, Any] | None = None) -> Table:
+    """The table of a part: canonical keys and the number of partial fillings.
+
+    A step whose candidates are many is merged value by value, so that the
+    memory follows the states kept rather than the candidates.
+    """
     layout = part.layout
+    stats = stats if stats is not None else {}
     dtype = np.int64 if _bound(part.n, len(part.rows)) < 2**62 else object
     keys = np.zeros((layout.words, 1), dtype=np.uint64)
     counts = np.ones(1, dtype=dtype)
     peak = 1
     for step in part.steps:
         deadline.check()
-        if keys.shape[1] * len(step.values) > max_states:
-            raise StateSpaceTooLarge(
-                f"{keys.shape[1]:,} states x {len(step.values)} values pass the budget of "
-                f"{max_states:,} states")
-        keys, counts = _advance(keys, counts, step, layout, deadline)
+        chunks = _advance(keys, counts, step, layout, deadline)
+        if keys.shape[1] * len(step.values) <= ONE_SORT:
+            keys, counts = _concatenate(list(chunks), layout.words, counts)
+            keys = _canonical(keys, step.groups, part.n)
+            keys, counts = _merge(keys, counts)
+            if keys.shape[1] > max_states:
+                raise StateSpaceTooLarge(f"{keys.shape[1]:,} states pass the budget of "
+                                         f"{max_states:,}")
+        else:
+            kept: list[tuple[np.ndarray, np.ndarray]] = []
+            for chunk, chunk_counts in chunks:
+                chunk = _canonical(chunk, step.groups, part.n)
+                kept = [_merge(*_concatenate(kept + [(chunk, chunk_counts)], layout.words,
+                                             counts))]
+                if kept[0][0].shape[1] > max_states:
+                    raise StateSpaceTooLarge(f"{kept[0][0].shape[1]:,} states pass the budget "
+                                             f"of {max_states:,}")
+                deadline.check()
+            keys, counts = _concatenate(kept, layout.words, counts)
+        peak = stats["states"] = max(peak, keys.shape[1], stats.get("states", 0))
         if not keys.shape[1]:
             break
-        keys = _canonical(keys, step.groups, part.n)
-        keys, counts = _merge(keys, counts)
-        peak = max(peak, keys.shape[1])
     keys = _canonical(keys, part.final_groups, part.n)
     keys, counts = _merge(keys, counts)
     return Table(keys, counts, peak, layout)
+
+
+def _concatenate(chunks: list[tuple[np.ndarray, np.ndarray]], words: int,
+                 like: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    if not chunks:
+        return np.zeros((words, 0), dtype=np.uint64), like[:0]
+    if len(chunks) == 1:
+        return chunks[0]
+    return (np.concatenate([k for k, _ in chunks], axis=1),
+            np.concatenate([c for _, c in chunks]))
 
 
 def _get(keys: np.ndarray, slot: Slot) -> np.ndarray:
@@ -352,13 +382,12 @@ def _get(keys: np.ndarray, slot: Slot) -> np.ndarray:
 
 
 def _advance(keys: np.ndarray, counts: np.ndarray, step: Step, layout: Layout,
-             deadline: Deadline) -> tuple[np.ndarray, np.ndarray]:
-    """All states after filling the step's cell with each candidate value."""
+             deadline: Deadline) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """The states after filling the step's cell, one candidate value at a time."""
     column, row = step.column, layout.row
     left = _get(keys, step.left[0]) if step.left else None
     up = _get(keys, step.up[0]) if step.up else None
     used = keys[column.word] if column.word == row.word else None
-    new_keys, new_counts = [], []
     ahead = {v: [(slots, mask) for slots, masks in step.ahead for w, mask in masks if w == v]
              for v in step.values}
     for v in step.values:
@@ -396,11 +425,7 @@ def _advance(keys: np.ndarray, counts: np.ndarray, step: Step, layout: Layout,
             chosen[word] &= ONES ^ np.uint64(bits)
         if alive is not None:
             chosen, chosen_counts = chosen[:, alive], chosen_counts[alive]
-        new_keys.append(chosen)
-        new_counts.append(chosen_counts)
-    if not new_keys:
-        return np.zeros((layout.words, 0), dtype=np.uint64), counts[:0]
-    return np.concatenate(new_keys, axis=1), np.concatenate(new_counts)
+        yield chosen, chosen_counts
 
 
 def _canonical(keys: np.ndarray, groups: tuple[tuple[Slot, ...], ...], n: int) -> np.ndarray:
@@ -592,7 +617,7 @@ def count(puzzle: Futoshiki, *, max_states: int = DEFAULT_MAX_STATES,
     square = Square(puzzle, engine.dom)
     upper_part = plan_part(square, split.upper, split.lower, upper=True)
     lower_part = plan_part(square, split.lower, split.upper, upper=False)
-    upper = build(upper_part, max_states=max_states, deadline=deadline)
+    upper = build(upper_part, max_states=max_states, deadline=deadline, stats=stats)
     lower = _lower_table(square, lower_part, max_states, deadline)
     stats["states"] = max(upper.peak, lower.peak)
     stats["upper_states"], stats["lower_states"] = upper.keys.shape[1], lower.keys.shape[1]
