@@ -84,13 +84,14 @@ class CountDPBackend(FutoshikiBackend):
     order 7 on, a puzzle with clues is first counted by ``propagate`` for at
     most ``quick_nodes`` search nodes (default 5,000): a puzzle with few
     solutions (a setter's 9x9) is counted there at once, while its DP states
-    would be many.
+    would be many.  ``fallback=False`` makes a count past ``max_states`` LIMIT.
     """
 
     @dataclass(frozen=True)
     class Options:
         max_states: int = DEFAULT_MAX_STATES
         quick_nodes: int = QUICK_NODES
+        fallback: bool = True  # past max_states, count with propagate (else LIMIT)
         progress: bool = True  # propagate's progress lines (its fallback count)
 
     name = "count-dp"
@@ -139,6 +140,9 @@ class CountDPBackend(FutoshikiBackend):
             self.effort = stats
             return CountResult(Status.LIMIT, 0, since(start), stats, "interrupted")
         except StateSpaceTooLarge as error:
+            if not self.opts.fallback:
+                self.effort = stats
+                return CountResult(Status.LIMIT, 0, since(start), stats, f"count-dp: {error}")
             result = self.helper.count(puzzle, limit=limit, time_limit=deadline.remaining())
             self.effort = {**self.helper.effort, "fallback": 1}
             message = f"count-dp: {error}; counted with propagate instead"
