@@ -608,8 +608,7 @@ def count(puzzle: Futoshiki, *, max_states: int = DEFAULT_MAX_STATES,
         return int(puzzle.givens[0][0] in (0, 1))
     if not puzzle.less and not any(any(row) for row in puzzle.givens) and heights is None:
         # Every value is alike: count the squares whose first column is 1..n.
-        return math.factorial(n) * count(pinned(n), max_states=max_states, deadline=deadline,
-                                         stats=stats, heights=(n // 2,), turns=(False,))
+        return math.factorial(n) * _count_pinned(n, max_states, deadline, stats)
     puzzle, split = choose(puzzle, heights, turns)
     engine = Engine(puzzle)
     if not engine.ok:
@@ -623,6 +622,35 @@ def count(puzzle: Futoshiki, *, max_states: int = DEFAULT_MAX_STATES,
     stats["upper_states"], stats["lower_states"] = upper.keys.shape[1], lower.keys.shape[1]
     if not upper.keys.shape[1] or not lower.keys.shape[1]:
         return 0
+    return join(upper, lower, lower_part, square, upper_part)
+
+
+def _count_pinned(n: int, max_states: int, deadline: Deadline, stats: dict[str, Any]) -> int:
+    """The squares whose first column is 1..n.  For even n the lower half is the
+    upper half upside down with every value v read as n + 1 - v, so its table
+    is the upper table with each column set reversed: built once."""
+    puzzle = pinned(n)
+    h = n // 2
+    if n % 2:
+        return count(puzzle, max_states=max_states, deadline=deadline, stats=stats,
+                     heights=(h,), turns=(False,))
+    engine = Engine(puzzle)
+    square = Square(puzzle, engine.dom)
+    upper_rows, lower_rows = tuple(range(h)), tuple(range(n - 1, h - 1, -1))
+    upper_part = plan_part(square, upper_rows, lower_rows, upper=True)
+    lower_part = plan_part(square, lower_rows, upper_rows, upper=False)
+    upper = build(upper_part, max_states=max_states, deadline=deadline, stats=stats)
+    keys = upper.keys.copy()
+    for slot in upper.layout.columns:
+        sets = _get(keys, slot)
+        flipped = np.zeros_like(sets)
+        for v in range(n):  # value v + 1 -> n - v
+            flipped |= ((sets >> np.uint64(v)) & np.uint64(1)) << np.uint64(n - 1 - v)
+        keys[slot.word] = (keys[slot.word] & (ONES ^ np.uint64(slot.mask))) | (
+            flipped << np.uint64(slot.shift))
+    keys = _canonical(keys, lower_part.final_groups, n)
+    lower = Table(*_merge(keys, upper.counts.copy()), upper.peak, lower_part.layout)
+    stats["upper_states"] = stats["lower_states"] = upper.keys.shape[1]
     return join(upper, lower, lower_part, square, upper_part)
 
 
