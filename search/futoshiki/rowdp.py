@@ -575,7 +575,7 @@ def choose(puzzle: Futoshiki, heights: tuple[int, ...] | None = None,
         clued = sorted({r for r, _ in related} | {r for r in range(n) for c in range(n)
                                                    if p.givens[r][c]})
         order = clued + [r for r in range(n) if r not in clued]
-        default = max(len(clued), n // 2) if len(clued) <= n - n // 2 else n
+        default = max(len(clued), 1) if len(clued) <= n - n // 2 else n
         for h in heights or (default,):
             a, b = order[h - 1], order[h] if h < n else None
             across = sum(1 for x in range(n) if ((a, x), (b, x)) in p.relation)
@@ -617,7 +617,13 @@ def count(puzzle: Futoshiki, *, max_states: int = DEFAULT_MAX_STATES,
     upper_part = plan_part(square, split.upper, split.lower, upper=True)
     lower_part = plan_part(square, split.lower, split.upper, upper=False)
     upper = build(upper_part, max_states=max_states, deadline=deadline, stats=stats)
-    lower = _lower_table(square, lower_part, max_states, deadline)
+    free = not any(r in square.clued for r in split.lower) and not upper_part.out
+    if free and len(split.lower) > 1:
+        lower = _free_table(n, len(split.lower), max_states, deadline)
+        stats["states"] = max(upper.peak, lower.peak)
+        stats["upper_states"], stats["lower_states"] = upper.keys.shape[1], lower.keys.shape[1]
+        return join_free(upper, lower, len(split.lower)) if upper.keys.shape[1] else 0
+    lower = build(lower_part, max_states=max_states, deadline=deadline)
     stats["states"] = max(upper.peak, lower.peak)
     stats["upper_states"], stats["lower_states"] = upper.keys.shape[1], lower.keys.shape[1]
     if not upper.keys.shape[1] or not lower.keys.shape[1]:
@@ -654,18 +660,58 @@ def _count_pinned(n: int, max_states: int, deadline: Deadline, stats: dict[str, 
     return join(upper, lower, lower_part, square, upper_part)
 
 
-def _lower_table(square: Square, part: Part, max_states: int, deadline: Deadline) -> Table:
-    """The lower part's table; kept when it holds free rows only (it is then the
-    same for every puzzle of the order)."""
-    free = not any(r in square.clued for r in part.rows) and not part.out
-    if not free:
-        return build(part, max_states=max_states, deadline=deadline)
-    key = (square.n, len(part.rows), part.steps)
+def _free_table(n: int, d: int, max_states: int, deadline: Deadline) -> Table:
+    """The table of ``d`` free rows whose first column reads 1..d (kept: it is
+    the same for every puzzle of the order)."""
+    key = (n, d)
     if key in _TABLES:
         _TABLES.move_to_end(key)
         return _TABLES[key]
+    puzzle = Futoshiki(n, tuple(tuple(r + 1 if c == 0 and r < d else 0 for c in range(n))
+                                for r in range(n)))
+    square = Square(puzzle, Engine(puzzle).dom)
+    part = plan_part(square, tuple(range(d)), (), upper=False)
     table = build(part, max_states=max_states, deadline=deadline)
     _TABLES[key] = table
     while len(_TABLES) > _KEPT_TABLES:
         _TABLES.popitem(last=False)
     return table
+
+
+def join_free(upper: Table, lower: Table, d: int) -> int:
+    """The join with ``d`` free rows below, whose table has the first column
+    pinned to 1..d.  Free rows treat all values and all rows alike, so the
+    complement of each upper state is relabelled (the values of its first
+    column in order to 1..d, the others in order to d+1..n), its other columns
+    sorted, and the entry found is multiplied by d! (the orders of the first
+    column) and divided by the orbit of the other columns."""
+    n = lower.layout.n
+    full = np.uint64((1 << n) - 1)
+    sets = np.stack([_get(upper.keys, slot) ^ full for slot in upper.layout.columns])
+    first = sets[0]
+    below = np.zeros((n, sets.shape[1]), dtype=np.uint64)  # per value j, its new place
+    for j in range(n):
+        lower_bits = first & np.uint64((1 << j) - 1)
+        inside = np.bitwise_count(lower_bits).astype(np.uint64)
+        outside = np.uint64(j) - inside + np.uint64(d)
+        below[j] = np.where((first >> np.uint64(j)) & np.uint64(1), inside, outside)
+    relabelled = np.zeros_like(sets)
+    for j in range(n):
+        relabelled |= ((sets >> np.uint64(j)) & np.uint64(1)) << below[j]
+    rest = relabelled[1:]
+    rest.sort(axis=0)
+    orbit = _orbit(rest)
+    wanted = np.zeros((lower.layout.words, sets.shape[1]), dtype=np.uint64)
+    for x, slot in enumerate(lower.layout.columns):
+        wanted[slot.word] |= relabelled[x] << np.uint64(slot.shift)
+    ids_wanted, ids_have = _ids(wanted, lower.keys)
+    order = np.argsort(ids_have, kind="stable")
+    at = np.searchsorted(ids_have[order], ids_wanted)
+    at = np.minimum(at, len(order) - 1)
+    found = ids_have[order][at] == ids_wanted
+    left = upper.counts[found].astype(object)
+    right = lower.counts[order[at[found]]].astype(object) * math.factorial(d)
+    right = right // orbit[found].astype(object)
+    return int((left * right).sum()) if len(left) else 0
+
+
