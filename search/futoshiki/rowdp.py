@@ -402,7 +402,7 @@ def _advance(keys: np.ndarray, counts: np.ndarray, step: Step, layout: Layout,
             ok &= (left < v) if step.left[1] < 0 else (left > v)
         if up is not None:
             ok &= (up < v) if step.up[1] < 0 else (up > v)
-        chosen = keys[:, ok]
+        chosen = np.compress(ok, keys, axis=1)  # (much faster than keys[:, ok])
         if not chosen.shape[1]:
             continue
         chosen[column.word] |= col_bit
@@ -410,7 +410,7 @@ def _advance(keys: np.ndarray, counts: np.ndarray, step: Step, layout: Layout,
         if step.write is not None:
             w = step.write
             chosen[w.word] = (chosen[w.word] & (ONES ^ np.uint64(w.mask))) | np.uint64(v << w.shift)
-        chosen_counts = counts[ok]
+        chosen_counts = np.compress(ok, counts)
         alive = None
         for slots, mask in ahead[v]:
             seen = _get(chosen, slots[0])
@@ -419,12 +419,13 @@ def _advance(keys: np.ndarray, counts: np.ndarray, step: Step, layout: Layout,
             test = (seen & np.uint64(mask)) != np.uint64(mask)
             alive = test if alive is None else alive & test
         for slot, union, most in step.hall:
-            test = np.bitwise_count(_get(chosen, slot) & np.uint64(union)) <= most
+            test = np.bitwise_count(chosen[slot.word] & np.uint64(union << slot.shift)) <= most
             alive = test if alive is None else alive & test
         for word, bits in step.clear:
             chosen[word] &= ONES ^ np.uint64(bits)
         if alive is not None:
-            chosen, chosen_counts = chosen[:, alive], chosen_counts[alive]
+            chosen = np.compress(alive, chosen, axis=1)
+            chosen_counts = np.compress(alive, chosen_counts)
         yield chosen, chosen_counts
 
 
@@ -453,13 +454,13 @@ def _merge(keys: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray
     if keys.shape[1] < 2:
         return keys, counts
     order = _order(keys)
-    keys, counts = keys[:, order], counts[order]
+    keys, counts = np.take(keys, order, axis=1), np.take(counts, order)
     differ = np.zeros(keys.shape[1], dtype=bool)
     differ[0] = True
     for word in keys:
         differ[1:] |= word[1:] != word[:-1]
     starts = np.flatnonzero(differ)
-    return keys[:, starts], np.add.reduceat(counts, starts)
+    return np.take(keys, starts, axis=1), np.add.reduceat(counts, starts)
 
 
 # ---------------------------------------------------------------- the join
