@@ -605,6 +605,8 @@ def count(puzzle: Futoshiki, *, max_states: int = DEFAULT_MAX_STATES,
     deadline = deadline or Deadline(None)
     stats = stats if stats is not None else {}
     n = puzzle.n
+    if puzzle.adjacent:
+        raise Unsupported("count-dp: Adjacent mode's bars do not fit its states")
     if n == 1:
         return int(puzzle.givens[0][0] in (0, 1))
     if not puzzle.less and not any(any(row) for row in puzzle.givens) and heights is None:
