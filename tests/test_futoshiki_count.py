@@ -9,7 +9,7 @@ import random
 import pytest
 from futoshiki_oracle import brute_force_count, random_puzzle
 
-from search.core import GridcpError, Status
+from search.core import GridcpError, Status, Unsupported
 from search.futoshiki import rowdp
 from search.futoshiki.countdp import CountDPBackend
 from search.futoshiki.model import Futoshiki
@@ -186,3 +186,8 @@ def test_backend_reports_states() -> None:
     result = CountDPBackend().count(Futoshiki.empty(6))
     assert (result.status, result.count) == (Status.COUNTED, LATIN[6])
     assert result.effort["states"] > 0
+
+
+def test_adjacent_mode_is_refused() -> None:
+    with pytest.raises(Unsupported):
+        rowdp.count(Futoshiki.empty(3, adjacent=True))
