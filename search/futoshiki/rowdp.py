@@ -8,9 +8,10 @@ lower part uses exactly the values the upper part leaves.  So
 
 and each side is a table built by dynamic programming over its cells.  Rows
 are independent of their order once no inequality links them, so the rows that
-carry a clue (a given or an inequality) go to the upper part and the free rows
-to the lower part; the square is transposed first when that leaves more rows
-free.
+carry a clue (a given or an inequality) go to the upper part and, when at least
+half the rows are free, the free rows to the lower part; otherwise one pass
+covers every row (no lower part).  The square is transposed first when that
+leaves more rows free.
 
 A state of a part, after some of its cells, is what the rest needs of it:
 
@@ -22,10 +23,12 @@ A state of a part, after some of its cells, is what the rest needs of it:
 Partial rectangles with equal states have equally many completions, so their
 counts are added.  Columns that the rest of the puzzle treats alike are
 interchangeable: their sets are sorted inside the key.  For the upper part the
-rest is the whole puzzle; for the lower part it is only its own cells, and the
-join divides each looked-up entry by the size of its column orbit.  A part of
-free rows therefore sorts all its columns, and its table (which depends only on
-``n`` and the number of rows) is kept for the next count.
+rest is the whole puzzle; for a lower part it is all of its own cells (so that
+its count is the same on a column orbit), and the join divides each looked-up
+entry by the size of its orbit.  Free rows below also treat all values and rows
+alike: their table is built once per ``(n, rows)`` with its first column pinned
+to ``1..d`` and kept, and the join relabels each complement to match
+(``join_free``).  The empty square is counted the same way, pinned.
 
 Keys are rows of one or more ``uint64`` words (``n * n`` column bits plus the
 row set and fields: two words for ``n = 7`` with many fields and for
