@@ -1,5 +1,6 @@
 """``gridcp bench``: sweeps of instance x backend x task, one process per run,
-one JSON line per finished run, resumable.
+one JSON line per finished run, resumable; ``--suite NAME`` runs a benchmark
+suite (``search.suites``), ``--report DIR`` writes its tables and plots.
 
 The runs go to a ``concurrent.futures.Executor``: a local process pool, or a
 Dask distributed cluster (``--dask tcp://HOST:8786``, the ``dist`` extra).
@@ -9,7 +10,13 @@ kills it at the time limit plus a grace, and turns a crash into an ERROR
 record instead of the end of the sweep.  Only this process writes the
 results file, one line per finished run, so an interrupted sweep loses at
 most the runs in flight; rerunning with the same ``--out`` skips the runs
-already there.
+already there, except runs that hit a smaller time limit than the one asked
+now (and, with ``--retry-errors``, the runs that failed).  Each run carries
+its instance's text, not its path, so that a Dask worker on another machine
+can run it; the pool's workers and each run die with the sweep (a parent-death
+signal), so a killed sweep leaves no process behind.  The file starts each
+sweep with a ``{"sweep": ...}`` line: the command and the machine (CPU model,
+cores, load average at the start).
 """
 
 from __future__ import annotations
@@ -17,12 +24,14 @@ from __future__ import annotations
 import argparse
 import concurrent.futures as cf
 import contextlib
+import dataclasses
 import datetime
 import functools
 import json
 import multiprocessing
 import os
 import platform
+import shlex
 import signal
 import socket
 import subprocess
@@ -35,17 +44,22 @@ from typing import Any
 
 from search.arguments import USAGE, YES, add_comparison_command, at_least, positive
 from search.core import GridcpError, Status
-from search.harness import load_instances, tasks_of, with_backends
+from search.harness import TASKS, load_instances, with_backends
 from search.manifest import listed_rules
-from search.outputs import out_file
+from search.registry import PuzzleKind, load, read_text
+from search.sweep_child import PARENT_ENV, die_with_parent
 
 ROOT = Path(__file__).resolve().parent.parent  # the folder that holds the package
 DEFAULT_TIME_LIMIT = 10.0
 DEFAULT_MEMORY_MB = 4096
 DEFAULT_GRACE = 5.0  # seconds past the time limit before a run is killed
+DASK_TIMEOUT = 5.0  # seconds to reach a Dask scheduler before giving up
+BENCH_TASKS = TASKS  # solve, count, unique, check
 RUN_FIELDS = ("instance", "backend", "task", "rules")  # what makes two runs the same
 RECORD_FIELDS = ("instance", "set", "puzzle", "size", "backend", "task", "rules", "time_limit",
                  "memory_limit")  # copied from the run's spec into its record
+CHILD_FIELDS = ("instance", "text", "puzzle", "backend", "engine", "backend_path", "options",
+                "peer", "task", "rules", "time_limit", "memory_limit")  # what the run needs
 
 
 # ---------------------------------------------------------------- one run
@@ -59,12 +73,12 @@ def run_key(record: dict[str, Any]) -> tuple[str, ...]:
 def run_isolated(spec: dict[str, Any]) -> dict[str, Any]:
     """Run one spec in a fresh child process; always return a record, never raise."""
     grace = spec.get("grace", DEFAULT_GRACE)
-    child = {k: spec[k] for k in ("path", "puzzle", "backend", "backend_path", "task", "rules",
-                                  "time_limit", "memory_limit") if k in spec}
-    child["instance"] = child.pop("path")
+    child = {k: spec[k] for k in CHILD_FIELDS if k in spec}
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    env[PARENT_ENV] = str(os.getpid())  # the run dies with this process
     record = {k: spec[k] for k in RECORD_FIELDS}
+    record.update({k: spec[k] for k in ("expected",) if k in spec})
     start = time.perf_counter()
     try:
         proc = subprocess.Popen([sys.executable, "-m", "search.sweep_child"], cwd=ROOT,
@@ -90,7 +104,26 @@ def run_isolated(spec: dict[str, Any]) -> dict[str, Any]:
 
 
 def _where() -> dict[str, Any]:
-    return {"versions": versions(), "host": socket.gethostname(),
+    return {"versions": versions(), "host": socket.gethostname(), **cpu(),
+            "time": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")}
+
+
+@functools.lru_cache(maxsize=1)
+def cpu() -> dict[str, Any]:
+    """The processor model and the number of cores of this machine."""
+    model = platform.processor() or platform.machine()
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.partition(":")[2].strip()
+                break
+    return {"cpu": model, "cores": os.cpu_count()}
+
+
+def machine() -> dict[str, Any]:
+    """Where a sweep runs, with the load average at its start (other jobs' share)."""
+    load = [round(x, 2) for x in os.getloadavg()] if hasattr(os, "getloadavg") else None
+    return {"host": socket.gethostname(), **cpu(), "load": load, "versions": versions(),
             "time": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")}
 
 
@@ -143,39 +176,151 @@ def _own_version() -> str:
 # ---------------------------------------------------------------- the plan
 
 
+@dataclasses.dataclass(frozen=True)
+class Choice:
+    """A backend of a sweep: a registered engine (with options), or a peer tool."""
+
+    name: str  # as records name it
+    engine: str = ""  # the registered backend it runs ("" for a peer)
+    options: tuple[tuple[str, Any], ...] = ()
+    peer: tuple[tuple[str, str], ...] = ()  # name and command of a peer tool
+
+    def offers(self, kind_: PuzzleKind, task: str) -> bool:
+        if self.peer:
+            from search.peers import PEERS
+
+            adapter = PEERS[dict(self.peer)["name"]]
+            return adapter.puzzle == kind_.name and task in adapter.calls
+        cls = load(kind_.backends[self.engine])
+        calls = getattr(cls, "calls", None) or getattr(cls, "tasks", frozenset())
+        if task == "check":  # the backend's own check, or the puzzle's through it
+            return "check" in calls or kind_.check_task in calls or "unique" in calls
+        return task in calls
+
+
+def choices(kind_: PuzzleKind, entries: list[Any] | None, peers: dict[str, str],
+            skipped: dict[str, str]) -> tuple[PuzzleKind, list[Choice]]:
+    """The backends a list names for this puzzle: names, ``NAME=module:Class``,
+    peers (an absent one goes to ``skipped`` with the reason) and variants
+    ``{name, backend, options}``; names the puzzle lacks are left out."""
+    from search.peers import PEERS, locate
+
+    if entries is None:
+        return kind_, [Choice(name, name) for name in kind_.backends]
+    plain = [e for e in entries if isinstance(e, str) and e.split("=")[0] not in PEERS]
+    kind_, names = with_backends(kind_, plain)
+    out = []
+    for entry in entries:
+        if isinstance(entry, dict):
+            unknown = set(entry) - {"name", "backend", "options"}
+            if unknown or "name" not in entry or "backend" not in entry:
+                raise GridcpError(f"a backend variant is {{name, backend, options}}, "
+                                  f"found {entry}")
+            if entry["backend"] in kind_.backends:
+                out.append(Choice(entry["name"], entry["backend"],
+                                  tuple(sorted(entry.get("options", {}).items()))))
+        elif entry in PEERS:
+            if PEERS[entry].puzzle != kind_.name:
+                continue
+            command, why = locate(entry, peers.get(entry))
+            if command is None:
+                skipped[entry] = why
+                continue
+            out.append(Choice(entry, peer=(("name", entry), ("command", command))))
+        else:
+            name = entry.split("=", 1)[0]
+            if name in names:
+                out.append(Choice(name, name))
+    return kind_, out
+
+
+def specs_for(instance: Any, kind_: PuzzleKind, backends: list[Choice], tasks: list[str],
+              rules: list[dict[str, Any]], limits: dict[str, float],
+              registered: Any) -> list[dict[str, Any]]:
+    """The runs of one instance: rules, backend, task, in this order."""
+    size = kind_.call("describe", instance.puzzle) if kind_.describe else ""
+    own = {o.dest for o in kind_.options}
+    variants: list[dict[str, Any]] = []
+    for chosen in rules:
+        picked = {**instance.rules, **{k: v for k, v in chosen.items() if k in own}}
+        if picked not in variants:
+            variants.append(picked)
+    specs = []
+    for picked in variants:
+        for choice in backends:
+            for task in tasks:
+                if not choice.offers(kind_, task):
+                    continue
+                spec = {"instance": instance.name, "text": instance.text, "set": instance.set,
+                        "puzzle": kind_.name, "size": size, "backend": choice.name,
+                        "task": task, "rules": picked, **limits}
+                if choice.peer:
+                    spec["peer"] = dict(choice.peer)
+                else:
+                    if choice.engine != choice.name or choice.options:
+                        spec["engine"], spec["options"] = choice.engine, dict(choice.options)
+                    if choice.engine not in registered:  # given as NAME=package.module:Class
+                        spec["backend_path"] = kind_.backends[choice.engine]
+                if task in instance.expected:
+                    spec["expected"] = instance.expected[task]
+                specs.append(spec)
+    return specs
+
+
 def plan(paths: list[str], *, puzzle: str | None, backends: list[str] | None,
          tasks: list[str], rules: dict[str, Any], time_limit: float, memory_limit: float,
          grace: float, manifest_rules: bool = False) -> list[dict[str, Any]]:
-    """Every run of the sweep, in a stable order: instance, rules, backend, task.
+    """Every run of a sweep over files, in a stable order: instance, rules, backend, task.
 
     ``rules`` may hold any options; each puzzle takes the rule variants it has.
     With ``manifest_rules`` an instance listed in a ``manifest.tsv`` (in its
     folder or above) runs under each rule set listed for it instead.
     """
-    specs = []
+    from search.suites import Instance
+
+    limits = {"time_limit": time_limit, "memory_limit": memory_limit, "grace": grace}
+    specs: list[dict[str, Any]] = []
     for path, kind_, parsed in load_instances(paths, puzzle):
         registered = kind_.backends
-        kind_, names = with_backends(kind_, backends)
+        kind_, chosen = choices(kind_, backends, {}, {})
         own = {o.dest: rules[o.dest] for o in kind_.options
                if rules.get(o.dest) not in (None, False, o.kwargs.get("default"))}
         listed = listed_rules(path, kind_) if manifest_rules else []
-        size = kind_.call("describe", parsed) if kind_.describe else ""
         name = _shown(path)
-        for chosen in listed or [own]:
-            for backend in names:
-                offered = tasks_of(kind_, backend)
-                for task in tasks:
-                    if task not in offered:
-                        continue
-                    spec = {"instance": name, "path": str(path.resolve()),
-                            "set": str(Path(name).parent), "puzzle": kind_.name,
-                            "size": size, "backend": backend, "task": task, "rules": chosen,
-                            "time_limit": time_limit, "memory_limit": memory_limit,
-                            "grace": grace}
-                    if backend not in registered:  # given as NAME=package.module:Class
-                        spec["backend_path"] = kind_.backends[backend]
-                    specs.append(spec)
+        instance = Instance(name, str(Path(name).parent), kind_, parsed, read_text(path))
+        specs += specs_for(instance, kind_, chosen, tasks, listed or [own], limits, registered)
     return specs
+
+
+def plan_suite(suite: Any, sample: int | None = None, time_limit: float | None = None
+               ) -> tuple[list[dict[str, Any]], dict[str, str]]:
+    """Every run of a suite, and the peers it skips (name -> why)."""
+    from search.suites import instances
+
+    specs: list[dict[str, Any]] = []
+    skipped: dict[str, str] = {}
+    for entry in suite.entries:
+        settings = suite.settings(entry)
+        tasks = list(settings["tasks"])
+        unknown = [t for t in tasks if t not in BENCH_TASKS]
+        if unknown:
+            raise GridcpError(f"suite {suite.name}: unknown task {unknown[0]!r} "
+                              f"(known: {', '.join(BENCH_TASKS)})")
+        limits = {"time_limit": float(time_limit or settings["time_limit"]),
+                  "memory_limit": float(settings["memory_limit"]),
+                  "grace": float(settings["grace"])}
+        cache: dict[str, tuple[PuzzleKind, list[Choice], Any]] = {}
+        for n, instance in enumerate(instances(suite, entry)):
+            if sample is not None and n >= sample:
+                break
+            if instance.kind.name not in cache:
+                registered = instance.kind.backends
+                cache[instance.kind.name] = (*choices(instance.kind, settings["backends"],
+                                                      suite.peers, skipped), registered)
+            kind_, chosen, registered = cache[instance.kind.name]
+            specs += specs_for(instance, kind_, chosen, tasks, list(settings["rules"]),
+                               limits, registered)
+    return specs, skipped
 
 
 def _shown(path: Path) -> str:
@@ -188,15 +333,33 @@ def _shown(path: Path) -> str:
 
 def read_results(out: Path) -> list[dict[str, Any]]:
     """The records of a results file; a line cut short by an interruption is dropped."""
+    return [r for r in _lines(out) if all(k in r for k in RUN_FIELDS[:3])]
+
+
+def read_sweeps(out: Path) -> list[dict[str, Any]]:
+    """The ``{"sweep": ...}`` lines: each sweep's command, machine and skipped peers."""
+    return [r["sweep"] for r in _lines(out) if isinstance(r.get("sweep"), dict)]
+
+
+def _lines(out: Path) -> list[dict[str, Any]]:
     if not out.exists():
         return []
     records = []
-    for line in out.read_text().splitlines():
+    for line in out.read_text(errors="replace").splitlines():
         with contextlib.suppress(json.JSONDecodeError):
             record = json.loads(line)
-            if isinstance(record, dict) and all(k in record for k in RUN_FIELDS[:3]):
+            if isinstance(record, dict):
                 records.append(record)
     return records
+
+
+def settled(record: dict[str, Any], spec: dict[str, Any], retry_errors: bool) -> bool:
+    """Is this earlier record of a run its answer still?  Not when it hit a
+    smaller time limit than the one asked now, nor, with ``retry_errors``,
+    when it failed (a run a backend does not support stays settled)."""
+    if record["status"] == "LIMIT" and record.get("time_limit", 0) < spec["time_limit"]:
+        return False
+    return not (retry_errors and record["status"] == "ERROR" and not record.get("unsupported"))
 
 
 def _trim_partial_line(out: Path) -> None:
@@ -249,11 +412,13 @@ def _clock(seconds: float) -> str:
 
 
 def sweep(specs: list[dict[str, Any]], out: Path, executor: cf.Executor,
-          progress: Progress | None = None) -> Iterator[dict[str, Any]]:
-    """Run the specs not yet in ``out``, appending each record as it finishes."""
+          progress: Progress | None = None, *, retry_errors: bool = False,
+          header: dict[str, Any] | None = None) -> Iterator[dict[str, Any]]:
+    """Run the specs not settled in ``out`` yet, appending each record as it finishes."""
     _trim_partial_line(out)
-    wanted = {run_key(s) for s in specs}
+    wanted = {run_key(s): s for s in specs}
     done = {run_key(r): r for r in read_results(out) if run_key(r) in wanted}
+    done = {k: r for k, r in done.items() if settled(r, wanted[k], retry_errors)}
     todo = [s for s in specs if run_key(s) not in done]
     if progress is None:
         progress = Progress(len(specs), len(done))
@@ -264,6 +429,8 @@ def sweep(specs: list[dict[str, Any]], out: Path, executor: cf.Executor,
     futures = {executor.submit(run_isolated, spec): spec for spec in todo}
     try:
         with out.open("a") as sink:
+            if header is not None and todo:
+                sink.write(json.dumps({"sweep": header}) + "\n")
             for future in cf.as_completed(futures):
                 try:
                     record = future.result()
@@ -289,9 +456,12 @@ def _lost(spec: dict[str, Any], error: Exception) -> dict[str, Any]:
 @contextlib.contextmanager
 def make_executor(jobs: int, dask: str | None) -> Iterator[cf.Executor]:
     if dask is None:
-        # Spawned, not forked: this process may hold OR-Tools' native threads.
+        # Spawned, not forked: this process may hold OR-Tools' native threads.  Each
+        # worker dies with this process, and each run with its worker.
         spawn = multiprocessing.get_context("spawn")
-        with cf.ProcessPoolExecutor(max_workers=jobs, mp_context=spawn) as pool:
+        with cf.ProcessPoolExecutor(max_workers=jobs, mp_context=spawn,
+                                    initializer=die_with_parent,
+                                    initargs=(os.getpid(),)) as pool:
             yield pool
         return
     try:
@@ -299,9 +469,10 @@ def make_executor(jobs: int, dask: str | None) -> Iterator[cf.Executor]:
     except ImportError:
         raise GridcpError("--dask needs the dist extra: pip install 'gridcp[dist]'") from None
     try:
-        client = Client(dask, timeout=30)
-    except (OSError, TimeoutError, ValueError) as error:
-        raise GridcpError(f"cannot reach the Dask scheduler at {dask}: {error}") from None
+        client = Client(dask, timeout=f"{DASK_TIMEOUT:g}s")
+    except Exception as error:  # refused, unreachable, a bad address: all the same to us
+        raise GridcpError(f"cannot reach the Dask scheduler at {dask} within "
+                          f"{DASK_TIMEOUT:g} s ({type(error).__name__}: {error})") from None
     with client:
         yield client.get_executor(pure=False)
 
@@ -310,23 +481,70 @@ def make_executor(jobs: int, dask: str | None) -> Iterator[cf.Executor]:
 
 
 def add_commands(commands: argparse._SubParsersAction) -> None:
-
     sub = add_comparison_command(
         commands, "bench", "run a sweep of instances x backends x tasks, one process per run",
-        "Exit codes: 0 the sweep completed (ERROR runs are recorded, not fatal), 2 bad usage.",
-        "+", run_bench, DEFAULT_TIME_LIMIT)
+        "Exit codes: 0 the sweep completed (ERROR runs are recorded, not fatal) or the "
+        "suite's data is absent (skipped), 2 bad usage.",
+        "*", run_bench, DEFAULT_TIME_LIMIT)
+    sub.set_defaults(time_limit=None)
+    sub.add_argument("--suite", metavar="NAME",
+                     help="run the suite benchmarks/NAME.toml (or a .toml path) "
+                          "instead of FILE|DIR arguments; --suites lists them")
+    sub.add_argument("--suites", action="store_true", help="list the suites and exit")
+    sub.add_argument("--sample", type=positive(int), metavar="N",
+                     help="with --suite: only the first N instances of each of its groups")
+    sub.add_argument("--report", metavar="DIR",
+                     help="then write the report (tables, plots) to DIR; the results go "
+                          "to DIR/results.jsonl unless --out says otherwise")
     sub.add_argument("--tasks", default="solve,count",
-                     help="comma-separated, from solve, count, unique (default: solve,count)")
-    sub.add_argument("--memory-limit", type=at_least(0, float), default=DEFAULT_MEMORY_MB,
-                     metavar="MB",
+                     help="comma-separated, from solve, count, unique, check "
+                          "(default: solve,count)")
+    sub.add_argument("--memory-limit", type=float, default=DEFAULT_MEMORY_MB, metavar="MB",
                      help=f"address space per run (default {DEFAULT_MEMORY_MB}; 0: none)")
     sub.add_argument("--grace", type=at_least(0, float), default=DEFAULT_GRACE, metavar="S",
                      help=f"kill a run this long after its time limit (default {DEFAULT_GRACE:g})")
     sub.add_argument("--jobs", "-j", type=positive(int), default=1, help="runs at once (default 1)")
     sub.add_argument("--dask", metavar="ADDRESS",
-                     help="send the runs to a Dask scheduler, e.g. tcp://HOST:8786")
-    sub.add_argument("--out", "-o", default="results.jsonl",
+                     help="send the runs to a Dask scheduler, e.g. tcp://HOST:8786 "
+                          f"(exit 2 if it does not answer within {DASK_TIMEOUT:g} s)")
+    sub.add_argument("--retry-errors", action="store_true",
+                     help="rerun the ERROR runs already in the results file (runs that "
+                          "hit a smaller time limit than --time-limit are always rerun)")
+    sub.add_argument("--out", "-o", default=None,
                      help="results file, appended to and resumed (default results.jsonl)")
+
+
+def _command(args: argparse.Namespace) -> str:
+    """The command that remakes this sweep, as a reader would type it."""
+    words = ["python", "-m", "search", "bench"]
+    if args.suite:
+        words += ["--suite", args.suite]
+    else:
+        words += list(args.files)
+        for flag, value in (("--backends", args.backends), ("--tasks", args.tasks),
+                            ("--puzzle", args.puzzle)):
+            if value:
+                words += [flag, value]
+    for flag, value in (("--sample", args.sample), ("--time-limit", args.time_limit),
+                        ("--jobs", args.jobs if args.jobs != 1 else None)):
+        if value is not None:
+            words += [flag, f"{value:g}" if isinstance(value, float) else str(value)]
+    if args.report:
+        words += ["--report", args.report]
+    elif args.out:
+        words += ["--out", args.out]
+    return shlex.join(words)
+
+
+def list_suites() -> int:
+    from search.suites import available, load_suite
+
+    for path in available():
+        suite = load_suite(str(path))
+        missing = suite.missing()
+        state = f"  (needs {', '.join(missing)}: absent)" if missing else ""
+        print(f"{suite.name:24} {suite.description}{state}")
+    return 0
 
 
 @contextlib.contextmanager
@@ -347,30 +565,39 @@ def _terminate_as_interrupt() -> Iterator[None]:
 
 
 def run_bench(args: argparse.Namespace) -> int:
-    from search.harness import TASKS
-
-    tasks = [t.strip() for t in args.tasks.split(",") if t.strip()]
-    unknown = [t for t in tasks if t not in TASKS]
-    if unknown or not tasks:
-        raise GridcpError(f"unknown task {', '.join(unknown)!r} (known: {', '.join(TASKS)})")
-    if args.jobs < 1 or args.time_limit is None or args.time_limit <= 0:
+    if args.suites:
+        return list_suites()
+    if args.jobs < 1 or (args.time_limit is not None and args.time_limit <= 0):
         raise GridcpError("--jobs and --time-limit must be positive")
-    missing = [d for d in args.files if not Path(d).exists()]
-    if missing:
-        raise GridcpError(f"no such file or folder: {', '.join(missing)}")
-    backends = [b.strip() for b in args.backends.split(",")] if args.backends else None
-    specs = plan(args.files, puzzle=args.puzzle, backends=backends, tasks=tasks,
-                 rules=vars(args), time_limit=args.time_limit,
-                 memory_limit=args.memory_limit, grace=args.grace,
-                 manifest_rules=args.manifest_rules)
+    skipped: dict[str, str] = {}
+    if args.suite:
+        from search.suites import load_suite
+
+        if args.files:
+            raise GridcpError("give FILE|DIR arguments or --suite, not both")
+        suite = load_suite(args.suite)
+        missing = suite.missing()
+        if missing:
+            print(f"gridcp: suite {suite.name} skipped: it reads {', '.join(missing)}, "
+                  "absent here", file=sys.stderr)
+            return YES
+        specs, skipped = plan_suite(suite, args.sample, args.time_limit)
+        for name, why in skipped.items():
+            print(f"gridcp: peer {name} skipped: {why}", file=sys.stderr)
+    else:
+        specs = _plan_files(args)
     if not specs:
         print("gridcp: nothing to run (no instance, or no backend offers those tasks)",
               file=sys.stderr)
         return USAGE
-    out = out_file(args.out)
+    out = Path(args.out or (Path(args.report) / "results.jsonl" if args.report
+                            else "results.jsonl"))
+    header = {"command": _command(args), "suite": args.suite, **machine(),
+              "skipped": skipped, "runs": len(specs)}
     records = []
     with _terminate_as_interrupt(), make_executor(args.jobs, args.dask) as executor:
-        for record in sweep(specs, out, executor):
+        for record in sweep(specs, out, executor, retry_errors=args.retry_errors,
+                            header=header):
             records.append(record)
             if args.json:  # the records also on stdout, as they are written
                 print(json.dumps(record), flush=True)
@@ -381,4 +608,26 @@ def run_bench(args: argparse.Namespace) -> int:
     counts = ", ".join(f"{n} {s}" for s, n in sorted(statuses.items()))
     print(f"{len(specs)} runs: {len(records)} new ({counts or 'none'}), "
           f"{len(specs) - len(records)} already in {out}")
+    if args.report:
+        from search.report import write_report
+
+        write_report(out, Path(args.report), suite=args.suite)
     return YES
+
+
+def _plan_files(args: argparse.Namespace) -> list[dict[str, Any]]:
+    tasks = [t.strip() for t in args.tasks.split(",") if t.strip()]
+    unknown = [t for t in tasks if t not in BENCH_TASKS]
+    if unknown or not tasks:
+        raise GridcpError(f"unknown task {', '.join(unknown)!r} "
+                          f"(known: {', '.join(BENCH_TASKS)})")
+    if not args.files:
+        raise GridcpError("give FILE|DIR arguments or --suite NAME (--suites lists them)")
+    missing = [d for d in args.files if not Path(d).exists()]
+    if missing:
+        raise GridcpError(f"no such file or folder: {', '.join(missing)}")
+    backends = [b.strip() for b in args.backends.split(",")] if args.backends else None
+    return plan(args.files, puzzle=args.puzzle, backends=backends, tasks=tasks,
+                rules=vars(args), time_limit=args.time_limit or DEFAULT_TIME_LIMIT,
+                memory_limit=args.memory_limit, grace=args.grace,
+                manifest_rules=args.manifest_rules)

@@ -11,7 +11,10 @@ listed first).  With ``-o DIR`` it writes ``report.md`` and, with matplotlib
 Times are the backends' own wall clocks; the harness's overhead per run
 (process start, imports, parsing: the run's wall seen from outside minus the
 backend's time and the import of the backend's and the verifier's modules)
-has its own table.
+has its own table.  The effort table gives the backends' own counters
+(nodes, states, ...): unlike times, they do not depend on the machine's load.
+The report opens with the command that remakes it and the machine each
+sweep ran on (CPU model, cores, load average at its start).
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from search.arguments import YES
-from search.bench import read_results, run_key
+from search.bench import read_results, read_sweeps, run_key
 from search.core import GridcpError
 from search.manifest import labelled
 from search.outputs import out_dir
@@ -92,10 +95,81 @@ def summary_table(records: list[Record], by_set: bool = True) -> str:
         rows.append([*names, str(len(runs)), str(len(times)),
                      _seconds(statistics.fmean(par2(r) for r in runs)),
                      _seconds(statistics.median(times) if times else None),
-                     _seconds(max(times) if times else None), str(errors)])
+                     _seconds(max(times) if times else None), str(errors), _answers(runs)])
     head = ["instance set", "puzzle"] if by_set else ["puzzle"]
     return _table([*head, "task", "backend", "runs", "solved", "PAR-2 s", "median s",
-                   "worst s", "errors"], rows, text_columns=len(head) + 2)
+                   "worst s", "errors", "answers"], rows, text_columns=len(head) + 2)
+
+
+def _answers(runs: list[Record]) -> str:
+    """How many runs gave each status (the share of clearable boards, ...)."""
+    counts: dict[str, int] = defaultdict(int)
+    for r in runs:
+        counts[(r.get("verdict") or r["status"]).split(":")[0]] += 1
+    return ", ".join(f"{s} {n}" for s, n in sorted(counts.items()))
+
+
+def grouped_table(records: list[Record], by: str) -> str:
+    """The summary per puzzle, rules or size: ``by`` is a record field."""
+    groups: dict[tuple[str, ...], list[Record]] = defaultdict(list)
+    for r in records:
+        value = labelled("", r.get("rules")).strip() or "-" if by == "rules" else str(r.get(by))
+        groups[(r["puzzle"], value, r["task"], r["backend"])].append(r)
+    rows = []
+    for names, runs in sorted(groups.items(), key=lambda kv: (kv[0][0], _natural(kv[0][1]),
+                                                               kv[0][2:])):
+        times = [r["wall"] for r in runs if solved(r)]
+        rows.append([*names, str(len(runs)), str(len(times)),
+                     _seconds(statistics.median(times) if times else None),
+                     _seconds(max(times) if times else None), _answers(runs)])
+    return _table(["puzzle", by, "task", "backend", "runs", "solved", "median s", "worst s",
+                   "answers"], rows, text_columns=4)
+
+
+def _natural(text: str) -> tuple:
+    """``9x9`` before ``10x10``."""
+    import re
+
+    return tuple(int(p) if p.isdigit() else p for p in re.split(r"(\d+)", text))
+
+
+def effort_table(records: list[Record]) -> str:
+    """The backends' own counters, median and most per run: figures that a loaded
+    machine does not change.  Peak memory (MiB) of the run's process too."""
+    groups: dict[tuple[str, str, str], list[Record]] = defaultdict(list)
+    for r in records:
+        groups[(r["puzzle"], r["task"], r["backend"])].append(r)
+    rows = []
+    for names, runs in sorted(groups.items()):
+        keys = list(dict.fromkeys(k for r in runs for k in (r.get("effort") or {})))
+        figures = []
+        for key in keys[:4]:
+            values = [r["effort"][key] for r in runs if key in (r.get("effort") or {})]
+            figures.append(f"{key} {_number(statistics.median(values))} / "
+                           f"{_number(max(values))}")
+        peaks = [r["peak_mib"] for r in runs if "peak_mib" in r]
+        rows.append([*names, "; ".join(figures) or "-",
+                     f"{max(peaks):.0f}" if peaks else "-"])
+    return _table(["puzzle", "task", "backend", "effort: median / most per run",
+                   "peak MiB"], rows, text_columns=4)
+
+
+def _number(value: float) -> str:
+    return f"{value:,.0f}" if value >= 100 or value == int(value) else f"{value:.3g}"
+
+
+def machines(sweeps: list[dict[str, Any]]) -> list[str]:
+    """One line per sweep: its command and the machine it ran on."""
+    lines = []
+    for sweep in sweeps:
+        load = sweep.get("load")
+        load_text = f", load average {' '.join(map(str, load))} at the start" if load else ""
+        lines.append(f"- `{sweep.get('command', '?')}` ({sweep.get('runs', '?')} runs) on "
+                     f"{sweep.get('host', '?')}: {sweep.get('cpu', '?')}, "
+                     f"{sweep.get('cores', '?')} cores{load_text}; {sweep.get('time', '')}")
+        for name, why in (sweep.get("skipped") or {}).items():
+            lines.append(f"  - peer {name} skipped: {why}")
+    return lines
 
 
 def per_instance(records: list[Record]) -> tuple[str, list[str]]:
@@ -144,7 +218,8 @@ def overhead_table(records: list[Record]) -> str:
 
 
 def markdown(records: list[Record], source: str, plots: list[str],
-             unsupported: list[Record] | None = None) -> str:
+             unsupported: list[Record] | None = None, sweeps: list[dict[str, Any]] | None = None,
+             by: tuple[str, ...] = (), remake: str = "") -> str:
     """The whole report; ``unsupported`` runs (a rule variant a backend does not
     model) are only listed."""
     table, differ = per_instance(records)
@@ -157,9 +232,31 @@ def markdown(records: list[Record], source: str, plots: list[str],
              f"{', '.join(f'{t:g}' for t in limits)} s; {'; '.join(versions)}.", "",
              "Solved means answered (SOLVED, UNSAT, COUNTED, UNIQUE, MULTIPLE); PAR-2 counts "
              "an unsolved run as twice the time limit; times are the backends' own wall "
-             "clocks, median and worst over the solved runs.", "",
-             "## Per puzzle and backend", "", summary_table(records, by_set=False), "",
-             "## Per instance set and backend", "", summary_table(records), ""]
+             "clocks, median and worst over the solved runs.", ""]
+    if remake:
+        parts += ["Remade by", "", f"    {remake}", ""]
+    if sweeps:
+        parts += ["## Sweeps and machines", "",
+                  "Times were measured on these machines, shared with other jobs when the "
+                  "load average is high: compare the effort figures rather than seconds.",
+                  "", *machines(sweeps), ""]
+    parts += ["## Per puzzle and backend", "", summary_table(records, by_set=False), "",
+              "## Per instance set and backend", "", summary_table(records), ""]
+    for field_ in by:
+        parts += [f"## Per {field_}", "", grouped_table(records, field_), ""]
+    parts += ["## Effort", "", "The backends' own counters (median / most per run), "
+              "independent of the machine's load; peak memory of the run's process.", "",
+              effort_table(records), ""]
+    expected = [r for r in records if r.get("expected") and solved(r)
+                and (r.get("verdict") or r["status"]) != r["expected"]]
+    known = sum(1 for r in records if r.get("expected") and solved(r))
+    if known:
+        parts += ["## Answers against the known ones", "",
+                  f"{known - len(expected)} of {known} answered runs give the known answer.",
+                  ""]
+        parts += [f"- {label(r)} {r['backend']} {r['task']}: {r.get('verdict') or r['status']}"
+                  f", known {r['expected']}" for r in expected] or ["None differs."]
+        parts += [""]
     parts += ["## Answers that differ between backends", "",
               "Counts or verdicts, or, where the puzzle has one solution, the "
               "solutions' keys.", ""]
@@ -310,25 +407,57 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
 
 
 def run_report(args: argparse.Namespace) -> int:
-
-    path = Path(args.results)
-    read_text(path, puzzle_file=False)  # a missing, binary or empty file: one line, exit 2
-    out = out_dir(args.out, "-o") if args.out is not None else None
-    records = latest(read_results(path))
-    unsupported = [r for r in records if r.get("unsupported")]
-    records = [r for r in records if not r.get("unsupported")]
-    if not records:
-        raise GridcpError(f"{path}: no runs recorded")
     pair = None
     if args.scatter:
         names = args.scatter.split(",")
         if len(names) != 2:
             raise GridcpError("--scatter wants two backend names, A,B")
         pair = (names[0], names[1])
-    if out is None:
-        print(markdown(records, path.name, [], unsupported))
+    path = Path(args.results)
+    if args.out is None:
+        records, unsupported, sweeps = _read(path)
+        print(markdown(records, path.name, [], unsupported, sweeps))
         return YES
-    plots = make_plots(records, out, pair)
-    (out / "report.md").write_text(markdown(records, path.name, plots, unsupported))
-    print(f"wrote {out / 'report.md'}" + "".join(f", {out / p}" for p in plots))
+    write_report(path, Path(args.out), pair=pair)
     return YES
+
+
+def _read(path: Path) -> tuple[list[Record], list[Record], list[dict[str, Any]]]:
+    if not path.exists():
+        raise GridcpError(f"{path}: no such file")
+    if path.is_dir():
+        raise GridcpError(f"{path}: a folder, not a results file")
+    records = latest(read_results(path))
+    unsupported = [r for r in records if r.get("unsupported")]
+    records = [r for r in records if not r.get("unsupported")]
+    if not records:
+        raise GridcpError(f"{path}: no runs recorded")
+    return records, unsupported, read_sweeps(path)
+
+
+def write_report(path: Path, out: Path, *, pair: tuple[str, str] | None = None,
+                 suite: str | None = None) -> None:
+    """report.md and the plots of a results file, in ``out``.  A suite's
+    ``[report]`` table chooses the scatter pair and the extra tables."""
+    records, unsupported, sweeps = _read(path)
+    suite = suite or next((s["suite"] for s in reversed(sweeps) if s.get("suite")), None)
+    by: tuple[str, ...] = ()
+    if suite:
+        from search.suites import load_suite
+
+        settings = load_suite(suite).report
+        by = tuple(settings.get("by", ()))
+        if pair is None and settings.get("scatter"):
+            pair = tuple(settings["scatter"])
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise GridcpError(f"{out}: cannot write the report there ({error.strerror})") from None
+    plots = make_plots(records, out, pair)
+    remake = next((s["command"] for s in reversed(sweeps) if s.get("command")), "")
+    if not remake.count("--report"):
+        remake = (remake + " && " if remake else "") + \
+            f"python -m search report {path} -o {out}"
+    (out / "report.md").write_text(markdown(records, path.name, plots, unsupported, sweeps, by,
+                                            remake))
+    print(f"wrote {out / 'report.md'}" + "".join(f", {out / p}" for p in plots))

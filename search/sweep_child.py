@@ -1,21 +1,61 @@
 """One run of a sweep, alone in its own process: ``python -m search.sweep_child``.
 
-It reads the run (a JSON object: instance, puzzle, backend, task, rules,
-time_limit, memory_limit in MB) on stdin, caps its address space, runs the
-task through ``search.harness.run_task`` (so every solution is verified) and
-writes one JSON object on stdout.  A backend that does not support the run
-(a rule variant it does not model) gives ERROR with ``"unsupported": true``.
-It imports only what the run needs: the CP-SAT backends bring OR-Tools, the
-others never load it.
+It reads the run (a JSON object: instance name and text, puzzle, backend,
+task, rules, time_limit, memory_limit in MB) on stdin, caps its address
+space, runs the task through ``search.harness.run_task`` (so every solution
+is verified) and writes one JSON object on stdout.  The instance travels as
+text, not as a path, so that a Dask worker on another machine can run it.
+A backend that does not support the run (a rule variant it does not model)
+gives ERROR with ``"unsupported": true``.  A peer tool (``spec["peer"]``)
+runs through its adapter in ``search.peers``.  It imports only what the run
+needs: the CP-SAT backends bring OR-Tools, the others never load it.
+
+The process dies with its parent (``die_with_parent``): a sweep killed with
+SIGKILL leaves no run behind.
 """
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import json
 import os
 import resource
+import signal
 import sys
+import threading
 import time
+from typing import Any
+
+PARENT_ENV = "GRIDCP_SWEEP_PARENT"  # the pid the child must outlive no longer
+PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
+
+
+def die_with_parent(parent: int | None = None, watch: bool = True) -> None:
+    """End this process when its parent ends, however the parent ends (SIGKILL too).
+
+    On Linux the kernel sends SIGKILL (``prctl(PR_SET_PDEATHSIG)``); elsewhere a
+    watchdog thread polls the parent's pid.  If the parent is already gone
+    (``getppid`` differs from ``parent``), exit at once.  ``watch=False`` between
+    fork and exec, where no thread may start.
+    """
+    parent = os.getppid() if parent is None else parent
+    armed = False
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            libc = ctypes.CDLL(None, use_errno=True)
+            armed = libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0
+    if os.getppid() != parent:
+        os._exit(1)
+    if not armed and watch:
+        threading.Thread(target=_watch, args=(parent,), daemon=True,
+                         name="die-with-parent").start()
+
+
+def _watch(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os._exit(1)
 
 
 def limit_memory(megabytes: float | None) -> None:
@@ -24,37 +64,88 @@ def limit_memory(megabytes: float | None) -> None:
         resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
 
 
-def run(spec: dict) -> dict:
+def run(spec: dict[str, Any]) -> dict[str, Any]:
     from search.core import Unsupported
     from search.harness import run_task, with_backends
     from search.manifest import with_defaults
-    from search.registry import load, load_puzzle
+    from search.registry import kind, load
 
     start = time.perf_counter()
-    kind_, puzzle = load_puzzle(spec["instance"], spec.get("puzzle"))
+    kind_ = kind(spec["puzzle"])
+    puzzle = kind_.call("parse", spec["text"], spec["instance"])
     if spec.get("backend_path"):
         kind_, _ = with_backends(kind_, [f"{spec['backend']}={spec['backend_path']}"])
     if kind_.options:
         puzzle = kind_.call("apply_options", puzzle, with_defaults(kind_, spec.get("rules")))
     parsed = time.perf_counter()
+    timing = {"parse_wall": round(parsed - start, 6)}
+    if spec.get("peer"):
+        from search.peers import run_peer
+
+        return {**run_peer(spec["peer"], kind_, puzzle, spec["task"], spec["time_limit"]),
+                **timing, "import_wall": 0.0}
     # Timed apart from the harness: OR-Tools alone takes ~1.5 s, networkx (for the
     # Numberlink verifier) ~0.4 s.
-    load(kind_.backends[spec["backend"]])
+    backend = spec.get("engine", spec["backend"])  # a named variant runs its engine
+    load(kind_.backends[backend])
     if spec["task"] != "count":
         load(kind_.verify)
-    imported = time.perf_counter()
+    timing["import_wall"] = round(time.perf_counter() - parsed, 6)
+    options = spec.get("options") or {}
     try:
-        outcome = run_task(kind_, puzzle, spec["backend"], spec["task"], spec.get("time_limit"))
+        if spec["task"] == "check":
+            return {**check(kind_, puzzle, backend, spec.get("time_limit"), options), **timing}
+        outcome = run_task(kind_, puzzle, backend, spec["task"], spec.get("time_limit"),
+                           options)
     except Unsupported as error:  # not a failure: the report leaves such runs out
         return {"status": "ERROR", "unsupported": True, "message": str(error), "wall": 0.0,
-                "parse_wall": round(parsed - start, 6), "import_wall": round(imported - parsed, 6)}
+                **timing}
     out = outcome.as_json()
     out["status"] = "ERROR" if outcome.failed else str(outcome.status)
     if outcome.violations:
         out["message"] = f"invalid solution: {outcome.violations[0]}"
     if outcome.keys:
         out["key"] = _digest(outcome.keys[0])
-    out.update(parse_wall=round(parsed - start, 6), import_wall=round(imported - parsed, 6))
+    return {**out, **timing}
+
+
+def check(kind_: Any, puzzle: Any, backend: str, time_limit: float | None,
+          options: dict[str, Any]) -> dict[str, Any]:
+    """Is the puzzle well-designed: the backend's own ``check`` (the contract of
+    issue 17), else the puzzle's check function with this backend, else its
+    ``unique`` (exactly one solution).  Every certificate is verified."""
+    from search.core import Status
+
+    engine = kind_.backend(backend, **options)
+    if "check" in getattr(engine, "calls", ()):
+        report = engine.check(puzzle, time_limit=time_limit)
+    elif kind_.check is not None:
+        report = kind_.call("check", puzzle, backend=backend, time_limit=time_limit)
+    else:
+        result = engine.unique(puzzle, time_limit=time_limit)
+        return _checked(kind_, puzzle, {
+            "status": str(result.status), "verdict": str(result.status),
+            "ok": {Status.UNIQUE: True, Status.LIMIT: None}.get(result.status, False),
+            "wall": round(result.wall, 6), "effort": dict(result.effort), "engine": backend,
+        }, result.solutions)
+    certificates = tuple(getattr(report, "solutions", ()) or ())
+    if not certificates and report.solution is not None:
+        certificates = (report.solution,)
+    return _checked(kind_, puzzle, {
+        "status": str(report.status), "verdict": report.verdict, "ok": report.ok,
+        "details": json.loads(json.dumps(dict(report.details), default=str)),
+        "wall": round(report.wall, 6), "effort": dict(report.effort),
+        "engine": getattr(report, "engine", "") or report.details.get("backend", backend),
+    }, certificates)
+
+
+def _checked(kind_: Any, puzzle: Any, out: dict[str, Any], solutions: tuple) -> dict[str, Any]:
+    for solution in solutions:
+        problems = kind_.call("verify", puzzle, solution)
+        if problems:
+            return {**out, "status": "ERROR", "message": f"invalid solution: {problems[0]}"}
+    if len(solutions) == 1:
+        out["key"] = _digest(kind_.call("key", puzzle, solutions[0]))
     return out
 
 
@@ -74,10 +165,21 @@ def _sorted(value: object) -> object:
     return value
 
 
+def peak_mib() -> float:
+    """The most memory this process (or a peer it ran) held, in MiB (Linux: KiB units)."""
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    return round(max(own, children) / 1024, 1)
+
+
 def main() -> int:
+    parent = os.environ.get(PARENT_ENV)
+    die_with_parent(int(parent) if parent else None)
     spec = json.loads(sys.stdin.read())
     limit_memory(spec.get("memory_limit"))
-    print(json.dumps(run(spec)), flush=True)
+    out = run(spec)
+    out["peak_mib"] = peak_mib()
+    print(json.dumps(out), flush=True)
     return 0
 
 

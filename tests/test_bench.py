@@ -89,7 +89,9 @@ def test_resume_after_a_killed_sweep(instances: Path, tmp_path: Path) -> None:
     records = read_results(out)
     assert Counter(map(run_key, records)).most_common(1)[0][1] == 1  # each run once
     assert len(records) == 12
-    assert out.read_text().count("\n") == 12  # the cut line was dropped
+    lines = out.read_text().splitlines()
+    assert len(lines) == 12 + 2  # the cut line was dropped; one header line per sweep
+    assert sum(line.startswith('{"sweep": ') for line in lines) == 2
 
 
 def test_a_run_past_its_limit_is_killed_and_recorded(instances: Path, tmp_path: Path) -> None:
@@ -144,8 +146,11 @@ def test_records_are_json_lines(instances: Path, tmp_path: Path) -> None:
     out = tmp_path / "r.jsonl"
     assert bench(str(instances / "b.fut"), "--backends", "search", "--tasks", "unique",
                  "--out", str(out)) == 0
-    (line,) = out.read_text().splitlines()
+    header, line = out.read_text().splitlines()
     assert json.loads(line)["status"] == "MULTIPLE"
+    sweep = json.loads(header)["sweep"]
+    assert sweep["cores"] >= 1 and sweep["cpu"] and len(sweep["load"]) == 3
+    assert sweep["command"].startswith("python -m search bench ")
 
 
 @pytest.mark.bench

@@ -1,0 +1,235 @@
+"""Peer tools as backends of a benchmark suite: other people's solvers, run as
+they are built, so that a comparison side by side is one command.
+
+A peer is an executable outside the checkout (never copied into it; how to
+build each: docs/benchmarks.md).  Its adapter writes the puzzle in the
+peer's input format, runs it with the run's time limit, parses its answer and
+times it; a solution it prints is verified by the puzzle's ``verify`` like
+any backend's.  Where the executable is: the environment variable
+``GRIDCP_PEER_<NAME>`` (``-`` as ``_``), else the suite's ``[peers]`` table,
+else ``PATH``.  An absent peer is skipped, with the reason, by ``bench``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, ClassVar
+
+from search.core import InputError, Status
+
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+
+
+class Refused(Exception):
+    """The peer cannot take this puzzle or task (blocked cells, too many pairs, ...)."""
+
+
+@dataclass(frozen=True)
+class Answer:
+    status: Status
+    count: int | None = None
+    solution: Any = None
+    message: str = ""
+
+
+class Peer:
+    """The adapter of one peer tool: its input, its command line, its answer."""
+
+    name: ClassVar[str]
+    puzzle: ClassVar[str]
+    calls: ClassVar[frozenset[str]]
+    executable: ClassVar[str]  # the file name looked up on PATH
+    source: ClassVar[str]  # where its public source is
+
+    def command(self, exe: str, puzzle: Any, task: str, input_file: str) -> list[str]:
+        raise NotImplementedError
+
+    def write(self, puzzle: Any) -> str:
+        raise NotImplementedError
+
+    def read(self, puzzle: Any, task: str, out: str, err: str, code: int) -> Answer:
+        raise NotImplementedError
+
+
+class ThomasahleNumberlink(Peer):
+    """github.com/thomasahle/numberlink (Go): reads ``W H`` + rows of letters
+    (``.`` empty) on stdin, prints the filled grid or ``IMPOSSIBLE``.  It fills
+    every cell (Flow Free's rule): full-cover puzzles only, no blocked cells."""
+
+    name = "thomasahle"
+    puzzle = "numberlink"
+    calls = frozenset({"solve"})
+    executable = "numberlink"
+    source = "github:thomasahle/numberlink"
+
+    def write(self, puzzle: Any) -> str:
+        if puzzle.blocked:
+            raise Refused("thomasahle's solver has no blocked cells")
+        if not puzzle.full_cover:
+            raise Refused("thomasahle's solver fills every cell (no lenient rule)")
+        if len(puzzle.pairs) > len(LETTERS):
+            raise Refused(f"{len(puzzle.pairs)} pairs, thomasahle's solver takes "
+                          f"{len(LETTERS)} at most")
+        return f"{puzzle.width} {puzzle.height}\n" + _letter_rows(puzzle)
+
+    def command(self, exe: str, puzzle: Any, task: str, input_file: str) -> list[str]:
+        return [exe]
+
+    def read(self, puzzle: Any, task: str, out: str, err: str, code: int) -> Answer:
+        if code != 0:
+            raise RuntimeError(f"exit code {code}: {_last(err)}")
+        if "IMPOSSIBLE" in out:
+            return Answer(Status.UNSAT)
+        return Answer(Status.SOLVED, solution=_letter_solution(puzzle, out))
+
+
+class DdNumlin(Peer):
+    """TdZdd's ``ddnumlin`` (C++, github.com/kunisura/TdZdd, apps/numberlink):
+    reads ``W H`` + rows of numbers (``-`` empty) from a file and counts the
+    solutions with a ZDD: ``-m 0 -a -k 0`` full cover, ``-m 0 -a`` lenient
+    (the commands behind EXPECTED_COUNTS.csv).  No blocked cells."""
+
+    name = "ddnumlin"
+    puzzle = "numberlink"
+    calls = frozenset({"count"})
+    executable = "ddnumlin"
+    source = "github:kunisura/TdZdd"
+    COUNT = re.compile(r"#solution\s*=\s*(\d+)")
+
+    def write(self, puzzle: Any) -> str:
+        if puzzle.blocked:
+            raise Refused("ddnumlin has no blocked cells")
+        if puzzle.width < 2 or puzzle.height < 2:
+            raise Refused("ddnumlin fails on boards one cell wide")
+        label = {cell: str(i + 1) for cell, i in puzzle.endpoint.items()}
+        rows = (" ".join(label.get((r, c), "-") for c in range(puzzle.width))
+                for r in range(puzzle.height))
+        return f"{puzzle.width} {puzzle.height}\n" + "\n".join(rows) + "\n"
+
+    def command(self, exe: str, puzzle: Any, task: str, input_file: str) -> list[str]:
+        return [exe, "-m", "0", "-a", *(["-k", "0"] if puzzle.full_cover else []), input_file]
+
+    def read(self, puzzle: Any, task: str, out: str, err: str, code: int) -> Answer:
+        found = self.COUNT.search(err) or self.COUNT.search(out)
+        if code != 0 or not found:
+            raise RuntimeError(f"exit code {code}, no '#solution =' line: {_last(err)}")
+        return Answer(Status.COUNTED, count=int(found.group(1)))
+
+
+PEERS: dict[str, type[Peer]] = {p.name: p for p in (ThomasahleNumberlink, DdNumlin)}
+
+
+def env_name(name: str) -> str:
+    return "GRIDCP_PEER_" + re.sub(r"\W", "_", name).upper()
+
+
+def locate(name: str, configured: str | None) -> tuple[str | None, str]:
+    """(the executable, how it was found) or (None, why it is absent)."""
+    variable = env_name(name)
+    given = os.environ.get(variable)
+    if given:
+        where = f"${variable}"
+    elif configured:
+        from search.suites import beside
+
+        given = str(beside(configured))
+        where = "the suite's [peers] table"
+    if given:
+        found = shutil.which(given)
+        if found:
+            return str(Path(found).resolve()), where
+        return None, f"{given} (from {where}) is not an executable file"
+    found = shutil.which(PEERS[name].executable)
+    if found:
+        return found, "PATH"
+    return None, (f"not found: set {variable} or give its path in the suite's [peers] "
+                  f"table (build it from {PEERS[name].source}, see docs/benchmarks.md)")
+
+
+# ---------------------------------------------------------------- one run
+
+
+def run_peer(peer: dict[str, str], kind_: Any, puzzle: Any, task: str,
+             time_limit: float) -> dict[str, Any]:
+    """One run of a peer on a puzzle: a record's answer fields, never an exception."""
+    adapter = PEERS[peer["name"]]()
+    if task not in adapter.calls:
+        return _unsupported(f"{adapter.name} cannot {task}")
+    try:
+        text = adapter.write(puzzle)
+    except Refused as error:
+        return _unsupported(str(error))
+    with tempfile.TemporaryDirectory(prefix="gridcp-peer-") as folder:
+        input_file = os.path.join(folder, "puzzle.txt")
+        Path(input_file).write_text(text)
+        argv = adapter.command(peer["command"], puzzle, task, input_file)
+        start = time.perf_counter()
+        proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, cwd=folder,
+                                start_new_session=True, preexec_fn=_die_with_us)
+        try:
+            out, err = proc.communicate(text, timeout=time_limit)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+            return {"status": "LIMIT", "wall": round(time.perf_counter() - start, 6),
+                    "effort": {}, "message": f"{adapter.name} stopped at the time limit"}
+        wall = time.perf_counter() - start
+    try:
+        answer = adapter.read(puzzle, task, out, err, proc.returncode)
+    except (RuntimeError, InputError) as error:
+        return {"status": "ERROR", "wall": round(wall, 6), "effort": {},
+                "message": f"{adapter.name}: {error}"}
+    record: dict[str, Any] = {"status": str(answer.status), "wall": round(wall, 6),
+                              "effort": {}, "peer": adapter.name}
+    if answer.count is not None:
+        record["count"] = answer.count
+    if answer.solution is not None:
+        problems = kind_.call("verify", puzzle, answer.solution)
+        if problems:
+            return {**record, "status": "ERROR", "message": f"invalid solution: {problems[0]}"}
+        from search.sweep_child import _digest
+
+        record["key"] = _digest(kind_.call("key", puzzle, answer.solution))
+    return record
+
+
+def _die_with_us() -> None:
+    """In the peer's process, before exec: the kernel kills it when the run ends."""
+    from search.sweep_child import die_with_parent
+
+    die_with_parent(watch=False)
+
+
+def _unsupported(why: str) -> dict[str, Any]:
+    return {"status": "ERROR", "unsupported": True, "message": why, "wall": 0.0, "effort": {}}
+
+
+def _last(text: str) -> str:
+    lines = text.strip().splitlines()
+    return lines[-1] if lines else "no message"
+
+
+def _letter_rows(puzzle: Any) -> str:
+    letter = {cell: LETTERS[i] for cell, i in puzzle.endpoint.items()}
+    return "".join("".join(letter.get((r, c), ".") for c in range(puzzle.width)) + "\n"
+                   for r in range(puzzle.height))
+
+
+def _letter_solution(puzzle: Any, out: str) -> Any:
+    """The filled letter grid read back as paths, in the puzzle's pair order."""
+    from dataclasses import replace
+
+    from search.numberlink.io import parse_solution
+
+    relabelled = replace(puzzle, pairs=tuple(replace(p, label=LETTERS[i])
+                                             for i, p in enumerate(puzzle.pairs)))
+    return parse_solution(relabelled, out, "thomasahle's answer")

@@ -1,0 +1,316 @@
+"""Benchmark suites: ``benchmarks/<name>.toml``, run by ``gridcp bench --suite NAME``.
+
+A suite names its instances, backends, tasks, rule variants and limits, so
+that a figure in ``docs/`` is remade by one command.  Paths are relative to
+the checkout (the folder that holds ``benchmarks/``)::
+
+    description = "one line: what the suite measures"
+    needs = ["../shared/instances-public/futoshiki"]  # absent: the suite is skipped
+    backends = ["search", "cpsat"]  # defaults of every [[instances]] entry
+    tasks = ["solve"]               # solve, count, unique, check
+    rules = [{}, {border = true}]   # rule variants, each a run of its own
+    time_limit = 10                 # seconds per run; memory_limit (MB), grace (s)
+
+    [peers]                         # peer tools: where their executables are
+    ddnumlin = "../peers/tdzdd/apps/numberlink/ddnumlin"
+
+    [report]
+    scatter = ["search", "cpsat"]   # the two backends of the scatter plots
+    by = ["size"]                   # extra tables: per size (and/or "rules")
+
+    [[instances]]                   # one entry per group of instances
+    paths = ["instances/futoshiki/latin", "../shared/x/*.txt"]  # files, folders, globs
+    # or: collection = "file holding many puzzles"   (each puzzle a run)
+    # or: generator = "lianliankan-full", sizes = ["18x8"], seeds = 100
+    #     (seeds: a count from 0, a list, or {start = 10000, count = 300})
+    puzzle = "lianliankan"          # the puzzle kind (default: detected)
+    first = 10                      # only the first N instances of the entry
+    exclude = ["unsolvable"]        # leave out names holding one of these
+    options = {pictures = 12}       # the generator's own parameters
+    # backends, tasks, rules, time_limit, memory_limit here override the defaults
+
+A backend is a registered name, ``NAME=package.module:Class``, a peer
+(``search.peers``), or a variant ``{name = "greedy", backend = "search",
+options = {method = "greedy"}}``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import glob
+import os
+import random
+import tomllib
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from search.core import GridcpError, InputError
+
+ROOT = Path(__file__).resolve().parent.parent
+SUITES = ROOT / "benchmarks"
+TOP_KEYS = {"description", "needs", "backends", "tasks", "rules", "time_limit",
+            "memory_limit", "grace", "peers", "report", "instances"}
+ENTRY_KEYS = {"paths", "collection", "generator", "sizes", "seeds", "puzzle", "first",
+              "exclude", "options", "backends", "tasks", "rules", "time_limit",
+              "memory_limit", "set"}
+OVERRIDES = ("backends", "tasks", "rules", "time_limit", "memory_limit")
+
+
+@dataclass(frozen=True)
+class Instance:
+    """One instance of a suite: its name, set, kind, parsed puzzle and text."""
+
+    name: str
+    set: str
+    kind: Any
+    puzzle: Any
+    text: str
+    rules: dict[str, Any] = field(default_factory=dict)  # rules the source implies
+    expected: dict[str, str] = field(default_factory=dict)  # task -> answer, when known
+
+
+@dataclass(frozen=True)
+class Suite:
+    name: str
+    path: Path
+    description: str
+    needs: tuple[str, ...]
+    defaults: dict[str, Any]
+    peers: dict[str, str]
+    report: dict[str, Any]
+    entries: tuple[dict[str, Any], ...]
+
+    def missing(self) -> list[str]:
+        """What the suite needs and this machine lacks (relative names, as written)."""
+        return [need for need in self.needs if not beside(need).exists()]
+
+    def settings(self, entry: dict[str, Any]) -> dict[str, Any]:
+        return {**self.defaults, **{k: entry[k] for k in OVERRIDES if k in entry}}
+
+
+def checkouts() -> list[Path]:
+    """This checkout, and the main one when this is a git worktree: a path such
+    as ``../shared/instances-public`` is looked for beside either."""
+    found = [ROOT]
+    with contextlib.suppress(OSError):
+        # a worktree's .git is a file: "gitdir: MAIN/.git/worktrees/NAME"
+        pointer = (ROOT / ".git").read_text()
+        if pointer.startswith("gitdir:"):
+            found.append(Path(pointer.partition(":")[2].strip()).parent.parent.parent)
+    return found
+
+
+def beside(relative: str) -> Path:
+    """A path of a suite, relative to the checkout (or absolute), where it exists."""
+    candidates = [Path(relative)] if Path(relative).is_absolute() else \
+        [Path(os.path.normpath(root / relative)) for root in checkouts()]
+    return next((c for c in candidates if c.exists()), candidates[0])
+
+
+def suite_path(name: str) -> Path:
+    """A suite by name (``benchmarks/NAME.toml``) or by path."""
+    given = Path(name)
+    if given.suffix == ".toml":
+        return given
+    return SUITES / f"{name}.toml"
+
+
+def available() -> list[Path]:
+    return sorted(SUITES.glob("*.toml"))
+
+
+def load_suite(name: str) -> Suite:
+    path = suite_path(name)
+    if not path.exists():
+        known = ", ".join(p.stem for p in available()) or "none"
+        raise GridcpError(f"no suite {name!r} ({path} is absent; known: {known})")
+    try:
+        data = tomllib.loads(path.read_text())
+    except tomllib.TOMLDecodeError as error:
+        raise InputError(f"not a suite: {error}", str(path)) from None
+    unknown = set(data) - TOP_KEYS
+    if unknown:
+        raise InputError(f"unknown key {sorted(unknown)[0]!r} (known: "
+                         f"{', '.join(sorted(TOP_KEYS))})", str(path))
+    entries = data.get("instances", [])
+    if not entries:
+        raise InputError("no [[instances]]", str(path))
+    for number, entry in enumerate(entries, start=1):
+        bad = set(entry) - ENTRY_KEYS
+        sources = [k for k in ("paths", "collection", "generator") if k in entry]
+        if bad:
+            raise InputError(f"[[instances]] #{number}: unknown key {sorted(bad)[0]!r}",
+                             str(path))
+        if len(sources) != 1:
+            raise InputError(f"[[instances]] #{number}: give one of paths, collection, "
+                             "generator", str(path))
+    defaults = {"backends": None, "tasks": ["solve"], "rules": [{}], "time_limit": 10.0,
+                "memory_limit": 4096.0, "grace": 5.0}
+    defaults.update({k: data[k] for k in defaults if k in data})
+    needs = data.get("needs", [])
+    return Suite(path.stem, path, data.get("description", ""),
+                 tuple([needs] if isinstance(needs, str) else needs), defaults,
+                 dict(data.get("peers", {})), dict(data.get("report", {})), tuple(entries))
+
+
+# ---------------------------------------------------------------- instances
+
+
+def instances(suite: Suite, entry: dict[str, Any]) -> Iterator[Instance]:
+    """The instances of one entry, in a stable order, at most ``first`` of them."""
+    if "paths" in entry:
+        found = _files(suite, entry)
+    elif "collection" in entry:
+        found = _collection(suite, entry)
+    else:
+        found = _generated(entry, suite)
+    exclude = entry.get("exclude", [])
+    first = entry.get("first")
+    n = 0
+    for instance in found:
+        if any(word in instance.name for word in exclude):
+            continue
+        if first is not None and n >= first:
+            return
+        n += 1
+        yield instance
+
+
+def _shown(path: Path) -> str:
+    """A path as records name it: relative to the checkout when below it."""
+    try:
+        return str(path.resolve().relative_to(ROOT))
+    except ValueError:
+        return str(path)
+
+
+def _files(suite: Suite, entry: dict[str, Any]) -> Iterator[Instance]:
+    from search.harness import load_instances
+    from search.registry import read_text
+
+    paths = []
+    for pattern in entry["paths"]:
+        if glob.has_magic(pattern):
+            matched = next((found for root in checkouts() if (found := sorted(
+                glob.glob(os.path.join(root, pattern), recursive=True)))), [])
+        else:
+            matched = [str(beside(pattern))]
+        if not matched or not all(Path(m).exists() for m in matched):
+            raise GridcpError(f"suite {suite.name}: {pattern} matches nothing")
+        paths += matched
+    for path, kind_, parsed in load_instances(paths, entry.get("puzzle")):
+        name = _shown(path)
+        yield Instance(name, entry.get("set", str(Path(name).parent)), kind_, parsed,
+                       read_text(path))
+
+
+# A collection's label -> the answer of a task (Lianliankan boards from an exact search).
+LABELS = {"SOLVABLE": {"solve": "SOLVED", "check": "SOLVABLE"},
+          "UNSOLVABLE": {"solve": "UNSAT", "check": "UNSOLVABLE"}}
+
+
+def _collection(suite: Suite, entry: dict[str, Any]) -> Iterator[Instance]:
+    from search.registry import detect, read_text
+
+    path = beside(entry["collection"])
+    text = read_text(path)
+    kind_ = detect(text, str(path), entry.get("puzzle"))
+    name = _shown(path)
+    for index, item in enumerate(_many(kind_, text, str(path))):
+        label = ""
+        if isinstance(item, tuple):  # (id, label, puzzle): a labelled collection
+            label, item = item[1], item[-1]
+        yield Instance(f"{name}#{index}", entry.get("set", name), kind_, item,
+                       kind_.call("format_puzzle", item), expected=LABELS.get(label, {}))
+
+
+def _many(kind_: Any, text: str, source: str) -> list[Any]:
+    from search.registry import load
+
+    try:
+        parse_many = load(f"search.{kind_.name}.io:parse_many")
+    except AttributeError:
+        raise GridcpError(f"{source}: {kind_.name} has no collections") from None
+    return parse_many(text, source)
+
+
+# ---------------------------------------------------------------- generators
+
+
+def _lianliankan_full(width: int, height: int, seed: int, pictures: int | None = None) -> Any:
+    from search.lianliankan.generate import full_fill
+    from search.lianliankan.model import Board
+
+    return Board(full_fill(width, height, pictures or width * height // 4, random.Random(seed)))
+
+
+def _lianliankan_seed(width: int, height: int, seed: int, pictures: int = 20,
+                      pairs: int = 100) -> Any:
+    from search.lianliankan.generate import seed_fill
+    from search.lianliankan.model import Board
+
+    return Board(seed_fill(width, height, pictures, pairs, random.Random(seed)))
+
+
+def _numberlink_seed(width: int, height: int, seed: int) -> Any:
+    from search.numberlink.generate import seed_board
+
+    return seed_board(height, width, seed)[0]
+
+
+def _numberlink_well_designed(width: int, height: int, seed: int) -> Any:
+    from search.numberlink.generate import well_designed
+
+    return well_designed(height, width, seed)[0]
+
+
+def _futoshiki_random(width: int, height: int, seed: int, givens: float = 0.2,
+                      relations: float = 0.3) -> Any:
+    from search.oracles import random_futoshiki
+
+    return random_futoshiki(width, random.Random(seed), givens, relations)
+
+
+# name -> (puzzle, (width, height, seed, **options) -> puzzle); the seeds as the
+# figures of docs/ were made with: random.Random(seed) for each board.
+GENERATORS: dict[str, tuple[str, Callable[..., Any]]] = {
+    "lianliankan-full": ("lianliankan", _lianliankan_full),
+    "lianliankan-seed": ("lianliankan", _lianliankan_seed),
+    "numberlink-seed": ("numberlink", _numberlink_seed),
+    "numberlink-well-designed": ("numberlink", _numberlink_well_designed),
+    "futoshiki-random": ("futoshiki", _futoshiki_random),
+}
+
+
+def seeds_of(value: Any, where: str) -> list[int]:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return list(range(value))
+    if isinstance(value, list) and all(isinstance(v, int) for v in value):
+        return value
+    if isinstance(value, dict) and set(value) == {"start", "count"}:
+        return list(range(value["start"], value["start"] + value["count"]))
+    raise GridcpError(f"{where}: seeds is a count, a list, or {{start = S, count = N}}")
+
+
+def _generated(entry: dict[str, Any], suite: Suite) -> Iterator[Instance]:
+    from search.harness import parse_sizes
+    from search.registry import kind
+
+    name = entry["generator"]
+    if name not in GENERATORS:
+        raise GridcpError(f"suite {suite.name}: no generator {name!r} "
+                          f"(known: {', '.join(GENERATORS)})")
+    puzzle, make = GENERATORS[name]
+    kind_ = kind(puzzle)
+    sizes = parse_sizes(",".join(entry.get("sizes", [])) or None, (7, 7))
+    for width, height in sizes:
+        for seed in seeds_of(entry.get("seeds", 10), f"suite {suite.name}"):
+            try:
+                board = make(width, height, seed, **entry.get("options", {}))
+            except TypeError as error:
+                raise GridcpError(f"suite {suite.name}: generator {name}: {error}") from None
+            yield Instance(f"{name} {width}x{height} seed {seed}",
+                           entry.get("set", f"{name} {width}x{height}"), kind_, board,
+                           kind_.call("format_puzzle", board))
