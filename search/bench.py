@@ -261,8 +261,9 @@ def specs_for(instance: Any, kind_: PuzzleKind, backends: list[Choice], tasks: l
                         spec["engine"], spec["options"] = choice.engine, dict(choice.options)
                     if choice.engine not in registered:  # given as NAME=package.module:Class
                         spec["backend_path"] = kind_.backends[choice.engine]
-                if task in instance.expected:
-                    spec["expected"] = instance.expected[task]
+                known = instance.known(task, picked)
+                if known is not None:
+                    spec["expected"] = known
                 specs.append(spec)
     return specs
 

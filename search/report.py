@@ -158,6 +158,13 @@ def _number(value: float) -> str:
     return f"{value:,.0f}" if value >= 100 or value == int(value) else f"{value:.3g}"
 
 
+def _given(record: Record) -> str:
+    """A run's answer as a table of known answers writes it."""
+    if record["task"] == "count":
+        return str(record.get("count"))
+    return (record.get("verdict") or record["status"]).split(":")[0]
+
+
 def machines(sweeps: list[dict[str, Any]]) -> list[str]:
     """One line per sweep: its command and the machine it ran on."""
     lines = []
@@ -248,14 +255,14 @@ def markdown(records: list[Record], source: str, plots: list[str],
               "independent of the machine's load; peak memory of the run's process.", "",
               effort_table(records), ""]
     expected = [r for r in records if r.get("expected") and solved(r)
-                and (r.get("verdict") or r["status"]) != r["expected"]]
+                and _given(r) != r["expected"]]
     known = sum(1 for r in records if r.get("expected") and solved(r))
     if known:
         parts += ["## Answers against the known ones", "",
                   f"{known - len(expected)} of {known} answered runs give the known answer.",
                   ""]
-        parts += [f"- {label(r)} {r['backend']} {r['task']}: {r.get('verdict') or r['status']}"
-                  f", known {r['expected']}" for r in expected] or ["None differs."]
+        parts += [f"- {label(r)} {r['backend']} {r['task']}: {_given(r)}, known "
+                  f"{r['expected']}" for r in expected] or ["None differs."]
         parts += [""]
     parts += ["## Answers that differ between backends", "",
               "Counts or verdicts, or, where the puzzle has one solution, the "

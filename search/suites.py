@@ -23,6 +23,11 @@ the checkout (the folder that holds ``benchmarks/``)::
     # or: collection = "file holding many puzzles"   (each puzzle a run)
     # or: generator = "lianliankan-full", sizes = ["18x8"], seeds = 100
     #     (seeds: a count from 0, a list, or {start = 10000, count = 300})
+    expected = {table = "../shared/x/index.tsv", file = "path", answers = {count = "solutions"}}
+    #     the known answers: a .tsv or .csv whose column ``file`` names each file
+    #     relative to the table (and ``index`` its place in a collection); the
+    #     ``answers`` map a task, or a task under rules ("count [lenient]"), to a
+    #     column (answers other than numbers and status words are ignored)
     puzzle = "lianliankan"          # the puzzle kind (default: detected)
     first = 10                      # only the first N instances of the entry
     exclude = ["unsolvable"]        # leave out names holding one of these
@@ -54,7 +59,7 @@ TOP_KEYS = {"description", "needs", "backends", "tasks", "rules", "time_limit",
             "memory_limit", "grace", "peers", "report", "instances"}
 ENTRY_KEYS = {"paths", "collection", "generator", "sizes", "seeds", "puzzle", "first",
               "exclude", "options", "backends", "tasks", "rules", "time_limit",
-              "memory_limit", "set"}
+              "memory_limit", "set", "expected"}
 OVERRIDES = ("backends", "tasks", "rules", "time_limit", "memory_limit")
 
 
@@ -68,7 +73,15 @@ class Instance:
     puzzle: Any
     text: str
     rules: dict[str, Any] = field(default_factory=dict)  # rules the source implies
-    expected: dict[str, str] = field(default_factory=dict)  # task -> answer, when known
+    # the known answers: task, or task under rules ("count [lenient]") -> answer
+    expected: dict[str, str] = field(default_factory=dict)
+    path: Path | None = None  # the file it comes from
+    index: int | None = None  # its place in a collection
+
+    def known(self, task: str, rules: dict[str, Any]) -> str | None:
+        from search.manifest import labelled
+
+        return self.expected.get(labelled(task, rules), self.expected.get(task))
 
 
 @dataclass(frozen=True)
@@ -168,8 +181,11 @@ def instances(suite: Suite, entry: dict[str, Any]) -> Iterator[Instance]:
         found = _generated(entry, suite)
     exclude = entry.get("exclude", [])
     first = entry.get("first")
+    known = _expected(entry["expected"], suite) if "expected" in entry else None
     n = 0
     for instance in found:
+        if known is not None:
+            instance = _with_known(instance, known)
         if any(word in instance.name for word in exclude):
             continue
         if first is not None and n >= first:
@@ -178,12 +194,19 @@ def instances(suite: Suite, entry: dict[str, Any]) -> Iterator[Instance]:
         yield instance
 
 
+ANSWERS = {"SOLVED", "UNSAT", "UNIQUE", "MULTIPLE"}  # the words a table of answers may hold
+
+
 def _shown(path: Path) -> str:
-    """A path as records name it: relative to the checkout when below it."""
-    try:
-        return str(path.resolve().relative_to(ROOT))
-    except ValueError:
-        return str(path)
+    """A path as records name it, as the suite would: relative to the checkout
+    (``../shared/...`` beside it), else absolute."""
+    resolved = path.resolve()
+    for root in checkouts():
+        with contextlib.suppress(ValueError):
+            return str(resolved.relative_to(root))
+        with contextlib.suppress(ValueError):
+            return str(Path("..") / resolved.relative_to(root.parent))
+    return str(resolved)
 
 
 def _files(suite: Suite, entry: dict[str, Any]) -> Iterator[Instance]:
@@ -203,7 +226,7 @@ def _files(suite: Suite, entry: dict[str, Any]) -> Iterator[Instance]:
     for path, kind_, parsed in load_instances(paths, entry.get("puzzle")):
         name = _shown(path)
         yield Instance(name, entry.get("set", str(Path(name).parent)), kind_, parsed,
-                       read_text(path))
+                       read_text(path), path=Path(path).resolve())
 
 
 # A collection's label -> the answer of a task (Lianliankan boards from an exact search).
@@ -223,7 +246,48 @@ def _collection(suite: Suite, entry: dict[str, Any]) -> Iterator[Instance]:
         if isinstance(item, tuple):  # (id, label, puzzle): a labelled collection
             label, item = item[1], item[-1]
         yield Instance(f"{name}#{index}", entry.get("set", name), kind_, item,
-                       kind_.call("format_puzzle", item), expected=LABELS.get(label, {}))
+                       kind_.call("format_puzzle", item), expected=LABELS.get(label, {}),
+                       path=path.resolve(), index=index)
+
+
+def _expected(spec: dict[str, Any], suite: Suite) -> dict[tuple[Path, int], dict[str, str]]:
+    """(file, index) -> {task: answer} from a table of known answers."""
+    import csv
+
+    if not {"table", "file", "answers"} <= set(spec):
+        raise GridcpError(f"suite {suite.name}: expected = {{table, file, answers, index}}")
+    table = beside(spec["table"])
+    try:
+        lines = [line for line in table.read_text().splitlines() if not line.startswith("#")]
+    except OSError as error:
+        raise GridcpError(f"suite {suite.name}: {table}: {error.strerror}") from None
+    rows = csv.DictReader(lines, delimiter="\t" if table.suffix == ".tsv" else ",")
+    out: dict[tuple[Path, int], dict[str, str]] = {}
+    for row in rows:
+        answers = {task: _answer(task, row.get(column) or "")
+                   for task, column in spec["answers"].items()}
+        answers = {task: a for task, a in answers.items() if a.isdigit() or a in ANSWERS}
+        index = int(row[spec["index"]]) if spec.get("index") else 0
+        out[(table.parent / row[spec["file"]]).resolve(), index] = answers
+    return out
+
+
+def _answer(task: str, text: str) -> str:
+    """The first word of a cell; a number of solutions as unique answers it."""
+    word = (text.split() or [""])[0]
+    if task.split()[0] == "unique" and word.isdigit():
+        return {0: "UNSAT", 1: "UNIQUE"}.get(int(word), "MULTIPLE")
+    return word
+
+
+def _with_known(instance: Instance, known: dict[tuple[Path, int], dict[str, str]]
+                ) -> Instance:
+    from dataclasses import replace
+
+    if instance.path is None:
+        return instance
+    found = known.get((instance.path, instance.index or 0), {})
+    return replace(instance, expected={**instance.expected, **found}) if found else instance
 
 
 def _many(kind_: Any, text: str, source: str) -> list[Any]:

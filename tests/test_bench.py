@@ -153,18 +153,6 @@ def test_records_are_json_lines(instances: Path, tmp_path: Path) -> None:
     assert sweep["command"].startswith("python -m search bench ")
 
 
-@pytest.mark.bench
-def test_harness_overhead_per_run(instances: Path, tmp_path: Path, capsys) -> None:
-    """Prints the cost of a run beyond its backend: process start, imports, parsing."""
-    out = tmp_path / "r.jsonl"
-    assert bench(str(instances), "--backends", "search", "--tasks", "solve,count,unique",
-                 "--out", str(out)) == 0
-    cost = sorted(r["run_wall"] - r["wall"] - r["import_wall"] for r in read_results(out))
-    with capsys.disabled():
-        print(f"\nharness overhead per run over {len(cost)} runs: median "
-              f"{cost[len(cost) // 2]:.3f} s, max {cost[-1]:.3f} s")
-
-
 def test_manifest_rules_run_each_listed_rule_set(tmp_path: Path) -> None:
     from search.registry import kinds
 
