@@ -270,20 +270,23 @@ def specs_for(instance: Any, kind_: PuzzleKind, backends: list[Choice], tasks: l
 
 def plan(paths: list[str], *, puzzle: str | None, backends: list[str] | None,
          tasks: list[str], rules: dict[str, Any], time_limit: float, memory_limit: float,
-         grace: float, manifest_rules: bool = False) -> list[dict[str, Any]]:
+         grace: float, manifest_rules: bool = False,
+         skipped: dict[str, str] | None = None) -> list[dict[str, Any]]:
     """Every run of a sweep over files, in a stable order: instance, rules, backend, task.
 
     ``rules`` may hold any options; each puzzle takes the rule variants it has.
     With ``manifest_rules`` an instance listed in a ``manifest.tsv`` (in its
-    folder or above) runs under each rule set listed for it instead.
+    folder or above) runs under each rule set listed for it instead.  Peers
+    that are not found go to ``skipped`` with the reason.
     """
     from search.suites import Instance
 
+    skipped = {} if skipped is None else skipped
     limits = {"time_limit": time_limit, "memory_limit": memory_limit, "grace": grace}
     specs: list[dict[str, Any]] = []
     for path, kind_, parsed in load_instances(paths, puzzle):
         registered = kind_.backends
-        kind_, chosen = choices(kind_, backends, {}, {})
+        kind_, chosen = choices(kind_, backends, {}, skipped)
         own = {o.dest: rules[o.dest] for o in kind_.options
                if rules.get(o.dest) not in (None, False, o.kwargs.get("default"))}
         listed = listed_rules(path, kind_) if manifest_rules else []
@@ -583,10 +586,10 @@ def run_bench(args: argparse.Namespace) -> int:
                   "absent here", file=sys.stderr)
             return YES
         specs, skipped = plan_suite(suite, args.sample, args.time_limit)
-        for name, why in skipped.items():
-            print(f"gridcp: peer {name} skipped: {why}", file=sys.stderr)
     else:
-        specs = _plan_files(args)
+        specs = _plan_files(args, skipped)
+    for name, why in skipped.items():
+        print(f"gridcp: peer {name} skipped: {why}", file=sys.stderr)
     if not specs:
         print("gridcp: nothing to run (no instance, or no backend offers those tasks)",
               file=sys.stderr)
@@ -616,7 +619,7 @@ def run_bench(args: argparse.Namespace) -> int:
     return YES
 
 
-def _plan_files(args: argparse.Namespace) -> list[dict[str, Any]]:
+def _plan_files(args: argparse.Namespace, skipped: dict[str, str]) -> list[dict[str, Any]]:
     tasks = [t.strip() for t in args.tasks.split(",") if t.strip()]
     unknown = [t for t in tasks if t not in BENCH_TASKS]
     if unknown or not tasks:
@@ -631,4 +634,4 @@ def _plan_files(args: argparse.Namespace) -> list[dict[str, Any]]:
     return plan(args.files, puzzle=args.puzzle, backends=backends, tasks=tasks,
                 rules=vars(args), time_limit=args.time_limit or DEFAULT_TIME_LIMIT,
                 memory_limit=args.memory_limit, grace=args.grace,
-                manifest_rules=args.manifest_rules)
+                manifest_rules=args.manifest_rules, skipped=skipped)

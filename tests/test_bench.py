@@ -1,9 +1,12 @@
-"""gridcp bench: tiny sweeps; resume after a killed sweep; a run past its time
-limit, a crash and a memory hog each recorded without ending the sweep; the
-same sweep on a Dask LocalCluster."""
+"""gridcp bench: tiny sweeps; resume after a killed sweep, and retry the runs
+that hit a smaller limit or failed; a run past its time limit, a crash and a
+memory hog each recorded without ending the sweep; no run outlives a killed
+sweep; the same sweep on a Dask scheduler and worker of their own, and a
+clear error when the scheduler cannot be reached."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -131,17 +134,6 @@ def test_bad_usage(instances: Path, tmp_path: Path) -> None:
     assert not Path(out).exists()
 
 
-def test_the_sweep_runs_on_a_dask_cluster(instances: Path, tmp_path: Path) -> None:
-    distributed = pytest.importorskip("distributed")
-    out = tmp_path / "r.jsonl"
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=True,
-                                  dashboard_address=None) as cluster:
-        assert bench(str(instances), "--backends", "search", "--tasks", "count",
-                     "--dask", cluster.scheduler_address, "--out", str(out)) == 0
-    records = read_results(out)
-    assert sorted(r["count"] for r in records) == [0, 1, 4]
-
-
 def test_records_are_json_lines(instances: Path, tmp_path: Path) -> None:
     out = tmp_path / "r.jsonl"
     assert bench(str(instances / "b.fut"), "--backends", "search", "--tasks", "unique",
@@ -184,3 +176,167 @@ def test_an_unsupported_run_is_recorded_and_left_out_of_the_report(
     report = capsys.readouterr().out
     assert "## Runs a backend does not support (left out above)" in report
     assert "| a.fut | solve | SOLVED | 0.0" in report.replace(str(instances) + "/", "")
+
+
+# ---------------------------------------------------------------- sweeps that clean up
+
+
+def test_a_rerun_retries_smaller_limits_and_with_retry_errors_the_errors(
+        instances: Path, tmp_path: Path, capsys) -> None:
+    out = tmp_path / "r.jsonl"
+    assert bench(str(instances / "a.fut"), "--backends", "search", "--tasks", "solve,count",
+                 "--out", str(out)) == 0
+    old = {r["task"]: r for r in read_results(out)}
+    # as if solve had stopped at a 1 s limit and count had failed
+    old["solve"].update(status="LIMIT", time_limit=1.0)
+    old["count"].update(status="ERROR", message="killed by SIGKILL")
+    out.write_text("".join(json.dumps(r) + "\n" for r in old.values()))
+    capsys.readouterr()
+    assert bench(str(instances / "a.fut"), "--backends", "search", "--tasks", "solve,count",
+                 "--out", str(out)) == 0  # a 5 s limit now: solve again, not count
+    assert "2 runs: 1 new (1 SOLVED), 1 already in" in capsys.readouterr().out
+    assert main(["bench", str(instances / "a.fut"), "--backends", "search", "--tasks",
+                 "solve,count", "--out", str(out), "--time-limit", "1"]) == 0
+    assert "2 runs: 0 new (none), 2 already in" in capsys.readouterr().out
+    assert bench(str(instances / "a.fut"), "--backends", "search", "--tasks", "solve,count",
+                 "--out", str(out), "--retry-errors") == 0
+    assert "2 runs: 1 new (1 COUNTED), 1 already in" in capsys.readouterr().out
+    from search.report import latest
+
+    assert {r["task"]: r["status"] for r in latest(read_results(out))} == {
+        "solve": "SOLVED", "count": "COUNTED"}
+
+
+def test_an_unreachable_dask_scheduler_is_an_error_within_seconds(
+        instances: Path, tmp_path: Path, capsys, monkeypatch) -> None:
+    pytest.importorskip("distributed")
+    import search.bench
+
+    monkeypatch.setattr(search.bench, "DASK_TIMEOUT", 1.0)  # 5 s by default
+    start = time.monotonic()
+    assert bench(str(instances / "a.fut"), "--backends", "search", "--dask",
+                 "tcp://127.0.0.1:1", "--out", str(tmp_path / "r.jsonl")) == 2
+    assert time.monotonic() - start < 15  # a loaded machine is slow to start the client
+    assert "cannot reach the Dask scheduler at tcp://127.0.0.1:1 within 1 s" in \
+        capsys.readouterr().err
+
+
+def _descendants(pid: int) -> set[int]:
+    """The processes below ``pid`` (Linux /proc)."""
+    children: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
+    found, todo = set(), [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.add(child)
+            todo.append(child)
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
+def test_no_run_outlives_a_killed_sweep(instances: Path, tmp_path: Path) -> None:
+    command = [sys.executable, "-m", "search", "bench", str(instances / "a.fut"),
+               str(instances / "b.fut"), "--backends", "sleep=test_harness_fakes:Sleeper",
+               "--tasks", "solve", "--jobs", "2", "--time-limit", "60",
+               "--out", str(tmp_path / "r.jsonl")]
+    sweep = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        below: set[int] = set()
+        while time.monotonic() < deadline:  # two pool workers, each running a run
+            below = _descendants(sweep.pid)
+            runs = [p for p in below
+                    if b"search.sweep_child" in _cmdline(p)]
+            if len(runs) == 2:
+                break
+            time.sleep(0.1)
+        assert len(runs) == 2, "the runs did not start"
+        os.kill(sweep.pid, signal.SIGKILL)  # the sweep alone, not its process group
+        sweep.wait()
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline and any(map(_alive, below)):
+            time.sleep(0.1)
+        assert not [p for p in below if _alive(p)]
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(sweep.pid, signal.SIGKILL)
+        for pid in below:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+
+
+def _cmdline(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""
+
+
+def _start(command: list[str], cwd: Path, log: Path, env: dict[str, str] | None = None
+           ) -> subprocess.Popen:
+    with log.open("w") as sink:
+        return subprocess.Popen(command, cwd=cwd, stdout=sink, stderr=subprocess.STDOUT,
+                                env=env, start_new_session=True)
+
+
+def test_the_sweep_runs_on_a_separate_scheduler_and_worker(instances: Path,
+                                                           tmp_path: Path) -> None:
+    """`dask scheduler` and `dask worker` as processes of their own, the worker in
+    another folder, on 127.0.0.1; the instance files are gone before the runs start:
+    each run carries its instance's text."""
+    pytest.importorskip("distributed")
+    from search.bench import make_executor, plan, sweep
+
+    elsewhere = tmp_path / "worker"
+    elsewhere.mkdir()
+    address_file = tmp_path / "scheduler.json"
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), str(TESTS)]))
+    dask = [sys.executable, "-m", "distributed.cli.dask_scheduler"]
+    started = [_start([*dask, "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
+                       "--scheduler-file", str(address_file)], tmp_path,
+                      tmp_path / "scheduler.log", env)]  # it unpickles the runs: gridcp too
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not address_file.exists():
+            time.sleep(0.1)
+        assert address_file.exists(), (tmp_path / "scheduler.log").read_text()
+        time.sleep(0.2)  # the file is written in one go, but give it a moment
+        address = json.loads(address_file.read_text())["address"]
+        assert address.startswith("tcp://127.0.0.1:")
+        started.append(_start([sys.executable, "-m", "distributed.cli.dask_worker", address,
+                               "--nworkers", "1", "--nthreads", "2", "--no-dashboard",
+                               "--host", "127.0.0.1", "--local-directory", str(elsewhere)],
+                              elsewhere, tmp_path / "worker.log", env))
+        specs = plan([str(instances)], puzzle=None, backends=["search"], tasks=["count"],
+                     rules={}, time_limit=5, memory_limit=0, grace=5)
+        for file in instances.iterdir():
+            file.unlink()
+        out = tmp_path / "r.jsonl"
+        with make_executor(1, address) as executor:
+            executor._client.wait_for_workers(1, timeout=60)
+            records = list(sweep(specs, out, executor))
+        assert sorted(r.get("count", -1) for r in records) == [0, 1, 4], records
+    finally:
+        for process in reversed(started):
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGTERM)
+        for process in started:
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
