@@ -191,11 +191,7 @@ class Choice:
 
             adapter = PEERS[dict(self.peer)["name"]]
             return adapter.puzzle == kind_.name and task in adapter.calls
-        cls = load(kind_.backends[self.engine])
-        calls = getattr(cls, "calls", None) or getattr(cls, "tasks", frozenset())
-        if task == "check":  # the backend's own check, or the puzzle's through it
-            return "check" in calls or kind_.check_task in calls or "unique" in calls
-        return task in calls
+        return task in load(kind_.backends[self.engine]).calls
 
 
 def choices(kind_: PuzzleKind, entries: list[Any] | None, peers: dict[str, str],

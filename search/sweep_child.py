@@ -91,12 +91,9 @@ def run(spec: dict[str, Any]) -> dict[str, Any]:
     if spec["task"] != "count":
         load(kind_.verify)
     timing["import_wall"] = round(time.perf_counter() - parsed, 6)
-    options = spec.get("options") or {}
     try:
-        if spec["task"] == "check":
-            return {**check(kind_, puzzle, backend, spec.get("time_limit"), options), **timing}
         outcome = run_task(kind_, puzzle, backend, spec["task"], spec.get("time_limit"),
-                           options)
+                           spec.get("options") or {})
     except Unsupported as error:  # not a failure: the report leaves such runs out
         return {"status": "ERROR", "unsupported": True, "message": str(error), "wall": 0.0,
                 **timing}
@@ -104,49 +101,9 @@ def run(spec: dict[str, Any]) -> dict[str, Any]:
     out["status"] = "ERROR" if outcome.failed else str(outcome.status)
     if outcome.violations:
         out["message"] = f"invalid solution: {outcome.violations[0]}"
-    if outcome.keys:
-        out["key"] = _digest(outcome.keys[0])
+    if len(outcome.keys) == 1 or (outcome.keys and spec["task"] != "check"):
+        out["key"] = _digest(outcome.keys[0])  # a check's one solution, not one of two
     return {**out, **timing}
-
-
-def check(kind_: Any, puzzle: Any, backend: str, time_limit: float | None,
-          options: dict[str, Any]) -> dict[str, Any]:
-    """Is the puzzle well-designed: the backend's own ``check`` (the contract of
-    issue 17), else the puzzle's check function with this backend, else its
-    ``unique`` (exactly one solution).  Every certificate is verified."""
-    from search.core import Status
-
-    engine = kind_.backend(backend, **options)
-    if "check" in getattr(engine, "calls", ()):
-        report = engine.check(puzzle, time_limit=time_limit)
-    elif kind_.check is not None:
-        report = kind_.call("check", puzzle, backend=backend, time_limit=time_limit)
-    else:
-        result = engine.unique(puzzle, time_limit=time_limit)
-        return _checked(kind_, puzzle, {
-            "status": str(result.status), "verdict": str(result.status),
-            "ok": {Status.UNIQUE: True, Status.LIMIT: None}.get(result.status, False),
-            "wall": round(result.wall, 6), "effort": dict(result.effort), "engine": backend,
-        }, result.solutions)
-    certificates = tuple(getattr(report, "solutions", ()) or ())
-    if not certificates and report.solution is not None:
-        certificates = (report.solution,)
-    return _checked(kind_, puzzle, {
-        "status": str(report.status), "verdict": report.verdict, "ok": report.ok,
-        "details": json.loads(json.dumps(dict(report.details), default=str)),
-        "wall": round(report.wall, 6), "effort": dict(report.effort),
-        "engine": getattr(report, "engine", "") or report.details.get("backend", backend),
-    }, certificates)
-
-
-def _checked(kind_: Any, puzzle: Any, out: dict[str, Any], solutions: tuple) -> dict[str, Any]:
-    for solution in solutions:
-        problems = kind_.call("verify", puzzle, solution)
-        if problems:
-            return {**out, "status": "ERROR", "message": f"invalid solution: {problems[0]}"}
-    if len(solutions) == 1:
-        out["key"] = _digest(kind_.call("key", puzzle, solutions[0]))
-    return out
 
 
 def _digest(key: object) -> str:
