@@ -51,6 +51,8 @@ def answer(record: Record) -> str:
         return ""
     if record["task"] == "count":
         return str(record.get("count"))
+    if record["task"] == "check":
+        return (record.get("verdict") or record["status"]).split(":")[0]
     return record["status"]
 
 
