@@ -124,7 +124,50 @@ class DdNumlin(Peer):
         return Answer(Status.COUNTED, count=int(found.group(1)))
 
 
-PEERS: dict[str, type[Peer]] = {p.name: p for p in (ThomasahleNumberlink, DdNumlin)}
+class TathamUnequal(Peer):
+    """Simon Tatham's Unequal solver (C, the standalone ``unequalsolver`` of
+    git.tartarus.org/simon/puzzles, mirrored on GitHub): takes a game ID
+    ``ORDER:DESCRIPTION`` and says whether the puzzle has one solution (with
+    its difficulty and the grid), none, or several.  Orders 3..32; its
+    recursion is its own, so no limit but ours."""
+
+    name = "tatham"
+    puzzle = "futoshiki"
+    calls = frozenset({"unique"})
+    executable = "unequalsolver"
+    source = "https://git.tartarus.org/?p=simon/puzzles.git (unequal.c, latin.c)"
+    VERDICT = re.compile(r"^Game (has difficulty (\w+)|is impossible|has multiple solutions)",
+                         re.MULTILINE)
+
+    def write(self, puzzle: Any) -> str:
+        from search.futoshiki.formats import format_tatham
+
+        if puzzle.n < 3:
+            raise Refused("Tatham's Unequal starts at order 3")
+        try:
+            return format_tatham(puzzle).strip()
+        except ValueError as error:
+            raise Refused(str(error)) from None
+
+    def command(self, exe: str, puzzle: Any, task: str, input_file: str) -> list[str]:
+        return [exe, Path(input_file).read_text()]
+
+    def read(self, puzzle: Any, task: str, out: str, err: str, code: int) -> Answer:
+        found = list(self.VERDICT.finditer(out))
+        if code != 0 or not found:
+            raise RuntimeError(f"exit code {code}, no verdict: {_last(err or out)}")
+        verdict = found[-1]
+        if "impossible" in verdict.group(1):
+            return Answer(Status.UNSAT)
+        if "multiple" in verdict.group(1):
+            return Answer(Status.MULTIPLE, message="no solutions shown by the peer")
+        after = out.find("\n", verdict.end())  # the grid follows the verdict's line
+        return Answer(Status.UNIQUE, solution=_tatham_grid(puzzle, out[after + 1:]),
+                      message=f"difficulty {verdict.group(2)}")
+
+
+PEERS: dict[str, type[Peer]] = {p.name: p for p in (ThomasahleNumberlink, DdNumlin,
+                                                      TathamUnequal)}
 
 
 def env_name(name: str) -> str:
@@ -192,6 +235,8 @@ def run_peer(peer: dict[str, str], kind_: Any, puzzle: Any, task: str,
                               "effort": {}, "peer": adapter.name}
     if answer.count is not None:
         record["count"] = answer.count
+    if answer.message:
+        record["message"] = answer.message
     if answer.solution is not None:
         problems = kind_.call("verify", puzzle, answer.solution)
         if problems:
@@ -222,6 +267,17 @@ def _letter_rows(puzzle: Any) -> str:
     letter = {cell: LETTERS[i] for cell, i in puzzle.endpoint.items()}
     return "".join("".join(letter.get((r, c), ".") for c in range(puzzle.width)) + "\n"
                    for r in range(puzzle.height))
+
+
+def _tatham_grid(puzzle: Any, text: str) -> Any:
+    """The filled grid Tatham's solver prints after its verdict (its text format)."""
+    from search.futoshiki.formats import parse_tatham_text
+    from search.futoshiki.model import Solution
+
+    lines = text.strip("\n").split("\n")[: 2 * puzzle.n - 1]
+    filled = parse_tatham_text("\n".join(lines), "Tatham's answer")
+    return Solution(tuple(tuple(filled.given((r, c)) for c in range(puzzle.n))
+                          for r in range(puzzle.n)))
 
 
 def _letter_solution(puzzle: Any, out: str) -> Any:

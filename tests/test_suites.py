@@ -204,3 +204,18 @@ def test_thomasahle_solves_and_its_solutions_are_verified(tmp_path: Path, monkey
     both = {name: a for name, a in answers.items() if len(a) == 2}
     assert len(both) == 3 and all(a["thomasahle"] == a["frontier"] for a in both.values())
     assert both["instances/numberlink/tdzdd/example.dat"]["thomasahle"] == "UNSAT"
+
+
+def test_tatham_proves_what_propagate_proves(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("GRIDCP_PEER_TATHAM",
+                       _peer("GRIDCP_PEER_TATHAM", "../peers/suites-tatham/unequalsolver"))
+    out = tmp_path / "r.jsonl"
+    assert main(["bench", "instances/futoshiki/handmade",
+                 "instances/futoshiki/tatham/u06_extreme_1.tatham", "--backends",
+                 "tatham,propagate", "--tasks", "unique", "--out", str(out), "-j", "2"]) == 0
+    answers: dict[str, dict[str, tuple[str, str]]] = {}
+    for r in read_results(out):
+        answers.setdefault(r["instance"], {})[r["backend"]] = (r["status"], r.get("key", ""))
+    assert len(answers) == 3
+    assert all(a["tatham"] == a["propagate"] for a in answers.values())  # same solution too
+    assert sorted(a["tatham"][0] for a in answers.values()) == ["UNIQUE", "UNIQUE", "UNSAT"]
