@@ -459,10 +459,16 @@ def make_executor(jobs: int, dask: str | None) -> Iterator[cf.Executor]:
         # Spawned, not forked: this process may hold OR-Tools' native threads.  Each
         # worker dies with this process, and each run with its worker.
         spawn = multiprocessing.get_context("spawn")
-        with cf.ProcessPoolExecutor(max_workers=jobs, mp_context=spawn,
-                                    initializer=die_with_parent,
-                                    initargs=(os.getpid(),)) as pool:
+        pool = cf.ProcessPoolExecutor(max_workers=jobs, mp_context=spawn,
+                                      initializer=die_with_parent, initargs=(os.getpid(),))
+        try:
             yield pool
+        except BaseException:  # interrupted: do not wait for the runs in flight
+            for worker in list(getattr(pool, "_processes", {}).values()):
+                worker.kill()  # its run dies with it (a parent-death signal)
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+        pool.shutdown()
         return
     try:
         from distributed import Client

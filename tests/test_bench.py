@@ -247,26 +247,29 @@ def _alive(pid: int) -> bool:
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
-def test_no_run_outlives_a_killed_sweep(instances: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGTERM])
+def test_no_run_outlives_a_killed_sweep(instances: Path, tmp_path: Path, how: int) -> None:
+    """SIGKILL: the kernel takes the workers and the runs down with the sweep.
+    SIGTERM (or Ctrl-C): the sweep stops at once, without waiting for its runs."""
     command = [sys.executable, "-m", "search", "bench", str(instances / "a.fut"),
                str(instances / "b.fut"), "--backends", "sleep=test_harness_fakes:Sleeper",
                "--tasks", "solve", "--jobs", "2", "--time-limit", "60",
                "--out", str(tmp_path / "r.jsonl")]
     sweep = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL,
                              stderr=subprocess.DEVNULL, start_new_session=True)
+    below: set[int] = set()
     try:
         deadline = time.monotonic() + 60
-        below: set[int] = set()
+        runs: list[int] = []
         while time.monotonic() < deadline:  # two pool workers, each running a run
             below = _descendants(sweep.pid)
-            runs = [p for p in below
-                    if b"search.sweep_child" in _cmdline(p)]
+            runs = [p for p in below if b"search.sweep_child" in _cmdline(p)]
             if len(runs) == 2:
                 break
             time.sleep(0.1)
         assert len(runs) == 2, "the runs did not start"
-        os.kill(sweep.pid, signal.SIGKILL)  # the sweep alone, not its process group
-        sweep.wait()
+        os.kill(sweep.pid, how)  # the sweep alone, not its process group
+        assert sweep.wait(timeout=20) == (-signal.SIGKILL if how == signal.SIGKILL else 3)
         deadline = time.monotonic() + 15
         while time.monotonic() < deadline and any(map(_alive, below)):
             time.sleep(0.1)
