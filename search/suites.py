@@ -330,6 +330,12 @@ def _numberlink_well_designed(width: int, height: int, seed: int) -> Any:
     return well_designed(height, width, seed)[0]
 
 
+def _numberlink_random(width: int, height: int, seed: int) -> Any:
+    from search.oracles import random_numberlink
+
+    return random_numberlink(height, width, random.Random(seed))
+
+
 def _futoshiki_random(width: int, height: int, seed: int, givens: float = 0.2,
                       relations: float = 0.3) -> Any:
     from search.oracles import random_futoshiki
@@ -344,6 +350,7 @@ GENERATORS: dict[str, tuple[str, Callable[..., Any]]] = {
     "lianliankan-seed": ("lianliankan", _lianliankan_seed),
     "numberlink-seed": ("numberlink", _numberlink_seed),
     "numberlink-well-designed": ("numberlink", _numberlink_well_designed),
+    "numberlink-random": ("numberlink", _numberlink_random),
     "futoshiki-random": ("futoshiki", _futoshiki_random),
 }
 
