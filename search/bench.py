@@ -54,7 +54,6 @@ DEFAULT_TIME_LIMIT = 10.0
 DEFAULT_MEMORY_MB = 4096
 DEFAULT_GRACE = 5.0  # seconds past the time limit before a run is killed
 DASK_TIMEOUT = 5.0  # seconds to reach a Dask scheduler before giving up
-BENCH_TASKS = TASKS  # solve, count, unique, check
 RUN_FIELDS = ("instance", "backend", "task", "rules")  # what makes two runs the same
 RECORD_FIELDS = ("instance", "set", "puzzle", "size", "backend", "task", "rules", "time_limit",
                  "memory_limit")  # copied from the run's spec into its record
@@ -302,10 +301,10 @@ def plan_suite(suite: Any, sample: int | None = None, time_limit: float | None =
     for entry in suite.entries:
         settings = suite.settings(entry)
         tasks = list(settings["tasks"])
-        unknown = [t for t in tasks if t not in BENCH_TASKS]
+        unknown = [t for t in tasks if t not in TASKS]
         if unknown:
             raise GridcpError(f"suite {suite.name}: unknown task {unknown[0]!r} "
-                              f"(known: {', '.join(BENCH_TASKS)})")
+                              f"(known: {', '.join(TASKS)})")
         limits = {"time_limit": float(time_limit or settings["time_limit"]),
                   "memory_limit": float(settings["memory_limit"]),
                   "grace": float(settings["grace"])}
@@ -623,10 +622,10 @@ def run_bench(args: argparse.Namespace) -> int:
 
 def _plan_files(args: argparse.Namespace, skipped: dict[str, str]) -> list[dict[str, Any]]:
     tasks = [t.strip() for t in args.tasks.split(",") if t.strip()]
-    unknown = [t for t in tasks if t not in BENCH_TASKS]
+    unknown = [t for t in tasks if t not in TASKS]
     if unknown or not tasks:
         raise GridcpError(f"unknown task {', '.join(unknown)!r} "
-                          f"(known: {', '.join(BENCH_TASKS)})")
+                          f"(known: {', '.join(TASKS)})")
     if not args.files:
         raise GridcpError("give FILE|DIR arguments or --suite NAME (--suites lists them)")
     missing = [d for d in args.files if not Path(d).exists()]
