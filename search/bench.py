@@ -237,7 +237,7 @@ def specs_for(instance: Any, kind_: PuzzleKind, backends: list[Choice], tasks: l
     own = {o.dest for o in kind_.options}
     variants: list[dict[str, Any]] = []
     for chosen in rules:
-        picked = {**instance.rules, **{k: v for k, v in chosen.items() if k in own}}
+        picked = {k: v for k, v in chosen.items() if k in own}
         if picked not in variants:
             variants.append(picked)
     specs = []

@@ -72,7 +72,6 @@ class Instance:
     kind: Any
     puzzle: Any
     text: str
-    rules: dict[str, Any] = field(default_factory=dict)  # rules the source implies
     # the known answers: task, or task under rules ("count [lenient]") -> answer
     expected: dict[str, str] = field(default_factory=dict)
     path: Path | None = None  # the file it comes from
