@@ -62,7 +62,10 @@ class Peer:
 class ThomasahleNumberlink(Peer):
     """github.com/thomasahle/numberlink (Go): reads ``W H`` + rows of letters
     (``.`` empty) on stdin, prints the filled grid or ``IMPOSSIBLE``.  It fills
-    every cell (Flow Free's rule): full-cover puzzles only, no blocked cells."""
+    every cell (Flow Free's rule): full-cover puzzles only, no blocked cells.
+    It also keeps to Flow Free's convention that a path never runs beside
+    itself, so its IMPOSSIBLE means "no such solution" (gridcp's search with
+    ``no_self_touch`` answers the same question)."""
 
     name = "thomasahle"
     puzzle = "numberlink"
