@@ -45,7 +45,7 @@ from typing import Any
 from search.arguments import USAGE, YES, add_comparison_command, at_least, positive
 from search.core import GridcpError, Status
 from search.harness import TASKS, load_instances, with_backends
-from search.manifest import listed_rules
+from search.manifest import listed_rules, with_defaults
 from search.registry import PuzzleKind, load, read_text
 from search.sweep_child import PARENT_ENV, die_with_parent
 
@@ -234,10 +234,11 @@ def specs_for(instance: Any, kind_: PuzzleKind, backends: list[Choice], tasks: l
               registered: Any) -> list[dict[str, Any]]:
     """The runs of one instance: rules, backend, task, in this order."""
     size = kind_.call("describe", instance.puzzle) if kind_.describe else ""
-    own = {o.dest for o in kind_.options}
+    # each puzzle's own rules, a rule at its default left out: {border = false} is {}
+    own, default = {o.dest for o in kind_.options}, with_defaults(kind_, {})
     variants: list[dict[str, Any]] = []
     for chosen in rules:
-        picked = {k: v for k, v in chosen.items() if k in own}
+        picked = {k: v for k, v in chosen.items() if k in own and v != default.get(k)}
         if picked not in variants:
             variants.append(picked)
     specs = []
@@ -309,9 +310,7 @@ def plan_suite(suite: Any, sample: int | None = None, time_limit: float | None =
                   "memory_limit": float(settings["memory_limit"]),
                   "grace": float(settings["grace"])}
         cache: dict[str, tuple[PuzzleKind, list[Choice], Any]] = {}
-        for n, instance in enumerate(instances(suite, entry)):
-            if sample is not None and n >= sample:
-                break
+        for instance in instances(suite, entry, sample):
             if instance.kind.name not in cache:
                 registered = instance.kind.backends
                 cache[instance.kind.name] = (*choices(instance.kind, settings["backends"],

@@ -170,16 +170,20 @@ def load_suite(name: str) -> Suite:
 # ---------------------------------------------------------------- instances
 
 
-def instances(suite: Suite, entry: dict[str, Any]) -> Iterator[Instance]:
-    """The instances of one entry, in a stable order, at most ``first`` of them."""
+def instances(suite: Suite, entry: dict[str, Any], sample: int | None = None
+              ) -> Iterator[Instance]:
+    """The instances of one entry, in a stable order, at most ``first`` of them
+    (and ``sample``: of a generator, the first seeds of each size)."""
     if "paths" in entry:
         found = _files(suite, entry)
     elif "collection" in entry:
         found = _collection(suite, entry)
     else:
-        found = _generated(entry, suite)
+        found = _generated(entry, suite, sample)
+        sample = None
     exclude = entry.get("exclude", [])
-    first = entry.get("first")
+    bounds = [n for n in (entry.get("first"), sample) if n is not None]
+    first = min(bounds) if bounds else None
     known = _expected(entry["expected"], suite) if "expected" in entry else None
     n = 0
     for instance in found:
@@ -364,7 +368,7 @@ def seeds_of(value: Any, where: str) -> list[int]:
     raise GridcpError(f"{where}: seeds is a count, a list, or {{start = S, count = N}}")
 
 
-def _generated(entry: dict[str, Any], suite: Suite) -> Iterator[Instance]:
+def _generated(entry: dict[str, Any], suite: Suite, sample: int | None) -> Iterator[Instance]:
     from search.harness import parse_sizes
     from search.registry import kind
 
@@ -376,7 +380,7 @@ def _generated(entry: dict[str, Any], suite: Suite) -> Iterator[Instance]:
     kind_ = kind(puzzle)
     sizes = parse_sizes(",".join(entry.get("sizes", [])) or None, (7, 7))
     for width, height in sizes:
-        for seed in seeds_of(entry.get("seeds", 10), f"suite {suite.name}"):
+        for seed in seeds_of(entry.get("seeds", 10), f"suite {suite.name}")[:sample]:
             try:
                 board = make(width, height, seed, **entry.get("options", {}))
             except TypeError as error:
