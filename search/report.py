@@ -112,10 +112,12 @@ def _answers(runs: list[Record]) -> str:
 
 
 def grouped_table(records: list[Record], by: str) -> str:
-    """The summary per puzzle, rules or size: ``by`` is a record field."""
+    """The summary per puzzle and ``by``: a record field (size, rules, set) or
+    several joined by ``+`` (``size+rules``: the share of clearable boards per
+    size and rule set)."""
     groups: dict[tuple[str, ...], list[Record]] = defaultdict(list)
     for r in records:
-        value = labelled("", r.get("rules")).strip() or "-" if by == "rules" else str(r.get(by))
+        value = " ".join(_field(r, name) for name in by.split("+"))
         groups[(r["puzzle"], value, r["task"], r["backend"])].append(r)
     rows = []
     for names, runs in sorted(groups.items(), key=lambda kv: (kv[0][0], _natural(kv[0][1]),
@@ -126,6 +128,12 @@ def grouped_table(records: list[Record], by: str) -> str:
                      _seconds(max(times) if times else None), _answers(runs)])
     return _table(["puzzle", by, "task", "backend", "runs", "solved", "median s", "worst s",
                    "answers"], rows, text_columns=4)
+
+
+def _field(record: Record, name: str) -> str:
+    if name == "rules":
+        return labelled("", record.get("rules")).strip() or "-"
+    return str(record.get(name))
 
 
 def _natural(text: str) -> tuple:
