@@ -46,6 +46,7 @@ from search.arguments import USAGE, YES, add_comparison_command, at_least, posit
 from search.core import GridcpError, Status
 from search.harness import TASKS, load_instances, with_backends
 from search.manifest import listed_rules, with_defaults
+from search.outputs import out_dir, out_file
 from search.registry import PuzzleKind, load, read_text
 from search.sweep_child import PARENT_ENV, die_with_parent
 
@@ -503,7 +504,8 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     sub.add_argument("--tasks", default="solve,count",
                      help="comma-separated, from solve, count, unique, check "
                           "(default: solve,count)")
-    sub.add_argument("--memory-limit", type=float, default=DEFAULT_MEMORY_MB, metavar="MB",
+    sub.add_argument("--memory-limit", type=at_least(0, float), default=DEFAULT_MEMORY_MB,
+                     metavar="MB",
                      help=f"address space per run (default {DEFAULT_MEMORY_MB}; 0: none)")
     sub.add_argument("--grace", type=at_least(0, float), default=DEFAULT_GRACE, metavar="S",
                      help=f"kill a run this long after its time limit (default {DEFAULT_GRACE:g})")
@@ -594,8 +596,10 @@ def run_bench(args: argparse.Namespace) -> int:
         print("gridcp: nothing to run (no instance, or no backend offers those tasks)",
               file=sys.stderr)
         return USAGE
-    out = Path(args.out or (Path(args.report) / "results.jsonl" if args.report
-                            else "results.jsonl"))
+    if args.report and not args.out:
+        out = out_file(out_dir(args.report, "--report") / "results.jsonl", "--report")
+    else:
+        out = out_file(args.out or "results.jsonl")
     header = {"command": _command(args), "suite": args.suite, **machine(),
               "skipped": skipped, "runs": len(specs)}
     records = []

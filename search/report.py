@@ -440,10 +440,7 @@ def run_report(args: argparse.Namespace) -> int:
 
 
 def _read(path: Path) -> tuple[list[Record], list[Record], list[dict[str, Any]]]:
-    if not path.exists():
-        raise GridcpError(f"{path}: no such file")
-    if path.is_dir():
-        raise GridcpError(f"{path}: a folder, not a results file")
+    read_text(path, puzzle_file=False)  # a missing, binary or empty file: one line, exit 2
     records = latest(read_results(path))
     unsupported = [r for r in records if r.get("unsupported")]
     records = [r for r in records if not r.get("unsupported")]
@@ -466,10 +463,7 @@ def write_report(path: Path, out: Path, *, pair: tuple[str, str] | None = None,
         by = tuple(settings.get("by", ()))
         if pair is None and settings.get("scatter"):
             pair = tuple(settings["scatter"])
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise GridcpError(f"{out}: cannot write the report there ({error.strerror})") from None
+    out = out_dir(out, "-o")
     plots = make_plots(records, out, pair)
     remake = next((s["command"] for s in reversed(sweeps) if s.get("command")), "")
     if not remake.count("--report"):
