@@ -12,7 +12,7 @@ from search.core import Status
 from search.numberlink import frontier_np
 from search.numberlink.check import check
 from search.numberlink.frontier import FrontierBackend
-from search.numberlink.frontier_dp import Board
+from search.numberlink.frontier_board import Board
 from search.numberlink.io import parse, parse_many
 from search.numberlink.model import Numberlink, Pair
 from search.numberlink.verify import touches_itself, verify
@@ -114,24 +114,54 @@ def test_a_paused_exact_pass_resumes_alike(puzzle):
 
 
 @pytest.mark.parametrize("puzzle", [p.lenient() for p in random_boards(7, 40)])
-def test_no_self_touch_keeps_every_self_avoiding_solution(puzzle):
+def test_the_self_avoiding_bound_lies_between_its_two_sets(puzzle):
     everything = list(numberlink_solutions(puzzle))
     avoiding = [s for s in everything if not touches_itself(puzzle, s)]
-    backend = FrontierBackend(no_self_touch=True)
-    n = backend.count(puzzle).count
-    assert len(avoiding) <= n <= len(everything)
+    backend = FrontierBackend()
+    bound = backend.self_avoiding_bound(puzzle, cap=10**6)
+    assert len(avoiding) <= bound.count <= len(everything)
     assert bool(avoiding) == bool(everything)  # the lemma: a solution iff a self-avoiding one
-    for solution in backend.unique(puzzle).solutions:
+    assert len({s.edges for s in bound.solutions}) == bound.count  # B's members, each once
+    assert {s.edges for s in avoiding} <= {s.edges for s in bound.solutions}
+    for solution in bound.solutions:
         assert verify(puzzle, solution) == []
+    capped = backend.self_avoiding_bound(puzzle, cap=2)
+    assert capped.count == min(bound.count, 2) == len(capped.solutions)
+    # and ``count`` keeps its meaning: the solutions under the rule
+    assert backend.count(puzzle).count == len(everything) == len(list(backend.solutions(puzzle)))
 
 
-def test_no_self_touch_drops_a_u_turn_under_a_step_down():
+def test_the_bound_drops_a_u_turn_under_a_step_down():
     # Up, then right, under a plug down: the U's two top cells touch.  Without
-    # that rule the mode lets one self-touching solution of this board through.
+    # that rule the pass lets one self-touching solution of this board through.
     puzzle = parse(".A.\n...\n..A\n").lenient()
     avoiding = [s for s in numberlink_solutions(puzzle) if not touches_itself(puzzle, s)]
     assert len(avoiding) == 4
-    assert FrontierBackend(no_self_touch=True).count(puzzle).count == 4
+    assert FrontierBackend().self_avoiding_bound(puzzle, cap=100).count == 4
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_count_equals_the_solutions_listed_on_random_boards(seed):
+    """``count`` means the number of solutions under the rule: equal to
+    ``len(solutions())``, to the brute-force oracle and to the plain-Python
+    reference programme, on 100 random boards per seed."""
+    from numberlink_frontier_reference import run as reference
+    from numberlink_oracle import brute_count, random_board
+
+    rng = random.Random(1000 + seed)
+    backend = FrontierBackend()
+    for _ in range(100):
+        board = random_board(rng)
+        for puzzle in (board, board.lenient()):
+            listed = list(backend.solutions(puzzle))
+            n = backend.count(puzzle).count
+            assert n == len(listed) == len({s.edges for s in listed}), puzzle
+            assert n == brute_count(puzzle) == reference(Board.of(puzzle)).count, puzzle
+            assert all(verify(puzzle, s) == [] for s in listed)
+            if not puzzle.full_cover:
+                avoiding = brute_count(puzzle, self_avoiding=True)
+                assert avoiding <= backend.self_avoiding_bound(puzzle, cap=10**6).count <= n
+                assert avoiding <= reference(Board.of(puzzle), no_touch=True).count <= n
 
 
 @pytest.mark.parametrize("puzzle", [p.covering() for p in random_boards(11, 40)])

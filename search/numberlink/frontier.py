@@ -15,27 +15,33 @@ or two solutions rebuilt from back-pointers, and enumeration of all solutions.
 
 Options: ``max_states`` (default 4,000,000 states in one level; more stops the
 call with LIMIT and a message instead of exhausting memory), ``max_stored``
-(back-pointers kept for ``solve``/``unique``), ``probe``, ``beam`` and
-``beam_from`` (default 50,000, 20,000 and 100: a call with a cap on a board
-of at least 100 cells pauses its exact pass when a level outgrows 50,000
-states for a pass that keeps 2,000 random states per level, and again past
-200,000 states for one that keeps 20,000, before finishing the exact pass
-from where it paused; ``beam=0`` turns them off), and ``no_self_touch``.
+(back-pointers kept for ``solve``/``unique``/``solutions``), ``probe``,
+``beam`` and ``beam_from`` (default 50,000, 20,000 and 100: a call with a cap
+on a board of at least 100 cells pauses its exact pass when a level outgrows
+50,000 states for a pass that keeps 2,000 seeded random states per level, and
+again past 200,000 states for one that keeps 20,000, before finishing the
+exact pass from where it paused; ``beam=0`` turns them off).  Every bound is
+in states, so a call gives the same answer and effort on any machine; only
+``time_limit`` turns it into LIMIT.
 
-``no_self_touch=True`` lets ``solve``, ``count`` and ``unique`` skip solutions
-in which a path touches itself (two grid-neighbours on one path that are not
-consecutive on it); they never skip a self-avoiding one.  The shortcut lemma
-makes this sound for deciding well-designedness: a self-touching path can be
-shortcut into another lenient solution with fewer cells, so (1) a puzzle has a
-lenient solution iff it has a self-avoiding one, and (2) if exactly one
-self-avoiding solution exists and it covers every cell, it is the only lenient
-solution.  ``search.numberlink.check`` uses it that way; exact counts never do.
+``count``, ``solutions``, ``unique`` and ``solve`` always answer under the
+puzzle's rule: ``count`` is the number of solutions, ``len(solutions())``.
+
+``self_avoiding_bound`` is the well-designed check's question, under the
+lenient rule.  Call a solution *self-avoiding* when no path touches itself
+(two grid-neighbours on one path that are not consecutive on it).  The pass
+drops self-touching solutions wherever its state shows the touch, so it
+counts a set B with  self-avoiding lenient solutions <= B <= lenient
+solutions,  capped, with that many members of B rebuilt.  The shortcut lemma
+(``docs/numberlink.md``) makes B decisive: B is empty iff there is no lenient
+solution, two members of B are two lenient solutions, and a lone member of
+B that covers every cell is the only lenient solution.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,13 +54,22 @@ from search.core import (
     UniqueResult,
     since,
 )
-from search.numberlink import frontier_dp, frontier_np
+from search.numberlink import frontier_np
 from search.numberlink.backend import NumberlinkBackend
-from search.numberlink.frontier_dp import Board, TooWide
+from search.numberlink.frontier_board import Board, TooWide, solution_of
 from search.numberlink.model import Numberlink, Solution
 
 MAX_STATES = 4_000_000  # states in one level before a call stops with LIMIT
 PAUSE_GROWTH = 4  # the exact pass pauses for the larger beam at this many times ``probe``
+
+
+@dataclass(frozen=True)
+class Bound:
+    """``self_avoiding_bound``'s answer: min(|B|, cap) and that many members of B."""
+
+    count: int
+    solutions: tuple[Solution, ...]
+    effort: Mapping[str, float]
 
 
 class FrontierBackend(NumberlinkBackend):
@@ -62,7 +77,6 @@ class FrontierBackend(NumberlinkBackend):
     class Options:
         max_states: int | None = None  # None: MAX_STATES
         max_stored: int = 40_000_000
-        no_self_touch: bool = False
         beam: int = 20_000
         beam_from: int = 100
         probe: int = 50_000
@@ -73,13 +87,13 @@ class FrontierBackend(NumberlinkBackend):
         super().__init__(**options)
         o = self.opts
         self.max_states = MAX_STATES if o.max_states is None else o.max_states
-        self.max_stored, self.no_self_touch = o.max_stored, o.no_self_touch
+        self.max_stored = o.max_stored
         self.beam, self.beam_from, self.probe = o.beam, o.beam_from, o.probe
 
     # ------------------------------------------------------------ the programme
 
     def _run(self, puzzle: Numberlink, *, cap: int | None, record: bool,
-             time_limit: float | None) -> tuple[Board, frontier_np.Result]:
+             deadline: Deadline, no_touch: bool = False) -> tuple[Board, frontier_np.Result]:
         """The exact pass; with a cap on a large board, beam passes may cut it short.
 
         A call with a cap runs the exact pass until a level outgrows ``probe``
@@ -92,12 +106,11 @@ class FrontierBackend(NumberlinkBackend):
         the larger beam; one that stops at a memory bound still gets its beams.
         """
         board = Board.of(puzzle)
-        deadline = Deadline(time_limit)
         self.effort = {"states": 0, "cells": 0, "transitions": 0}
 
         def run(**options: Any) -> frontier_np.Result:
             return frontier_np.run(
-                board, cap=cap, record=record, no_touch=self.no_self_touch,
+                board, cap=cap, record=record, no_touch=no_touch,
                 max_states=self.max_states, max_stored=self.max_stored,
                 deadline=deadline, effort=self.effort, **options)
 
@@ -126,21 +139,32 @@ class FrontierBackend(NumberlinkBackend):
             raise stopped
         return board, run(resume=progress)
 
-    def _solutions(self, puzzle: Numberlink, how_many: int,
-                   time_limit: float | None) -> tuple[int, list[Solution]]:
+    def _solutions(self, puzzle: Numberlink, how_many: int, deadline: Deadline,
+                   no_touch: bool = False) -> tuple[int, list[Solution]]:
         """The count capped at ``how_many`` and that many solutions."""
-        board, result = self._run(puzzle, cap=how_many, record=True, time_limit=time_limit)
+        board, result = self._run(puzzle, cap=how_many, record=True, deadline=deadline,
+                                  no_touch=no_touch)
         if not result.count:
             return 0, []
         chains = frontier_np.action_chains(result.levels, result.final, how_many)
-        return result.count, [frontier_dp.solution_of(board, puzzle, a) for a in chains]
+        return result.count, [solution_of(board, puzzle, a) for a in chains]
+
+    def self_avoiding_bound(self, puzzle: Numberlink, *, cap: int = 2,
+                            deadline: Deadline | None = None) -> Bound:
+        """min(|B|, cap) and that many members of B, under the lenient rule
+        (B: see the module text).  Raises ``TooWide`` past ``max_states``
+        states in a level (or ``max_stored`` back-pointers) and
+        ``LimitReached`` at the deadline."""
+        count, found = self._solutions(puzzle.lenient(), cap, deadline or Deadline(None),
+                                       no_touch=True)
+        return Bound(count, tuple(found), dict(self.effort))
 
     # ------------------------------------------------------------ the contract
 
     def solve(self, puzzle: Numberlink, *, time_limit: float | None = None) -> SolveResult:
         start = time.perf_counter()
         try:
-            count, found = self._solutions(puzzle, 1, time_limit)
+            count, found = self._solutions(puzzle, 1, Deadline(time_limit))
         except LimitReached:
             return SolveResult(Status.LIMIT, None, since(start), dict(self.effort),
                                "time limit")
@@ -156,7 +180,8 @@ class FrontierBackend(NumberlinkBackend):
         if limit is not None and limit <= 0:
             return CountResult(Status.LIMIT, 0, 0.0)
         try:
-            _, result = self._run(puzzle, cap=limit, record=False, time_limit=time_limit)
+            _, result = self._run(puzzle, cap=limit, record=False,
+                                  deadline=Deadline(time_limit))
         except LimitReached:
             return CountResult(Status.LIMIT, 0, since(start), dict(self.effort), "time limit")
         except TooWide as error:
@@ -169,7 +194,7 @@ class FrontierBackend(NumberlinkBackend):
     def unique(self, puzzle: Numberlink, *, time_limit: float | None = None) -> UniqueResult:
         start = time.perf_counter()
         try:
-            count, found = self._solutions(puzzle, 2, time_limit)
+            count, found = self._solutions(puzzle, 2, Deadline(time_limit))
         except LimitReached:
             return UniqueResult(Status.LIMIT, (), since(start), dict(self.effort),
                                 "time limit")
@@ -180,16 +205,14 @@ class FrontierBackend(NumberlinkBackend):
 
     def solutions(self, puzzle: Numberlink, *,
                   time_limit: float | None = None) -> Iterator[Solution]:
-        """Every solution once: the programme keeps all back-pointers, then walks them."""
+        """Every solution once: one pass keeps all back-pointers, then walks them."""
         board = Board.of(puzzle)
+        self.effort = {"states": 0, "cells": 0, "transitions": 0}
         try:
-            result = frontier_dp.run(board, record=-1, no_touch=self.no_self_touch,
-                                     max_states=self.max_states,
-                                     deadline=Deadline(time_limit))
+            result = frontier_np.run(board, record="all", max_states=self.max_states,
+                                     max_stored=self.max_stored,
+                                     deadline=Deadline(time_limit), effort=self.effort)
         except TooWide as error:
             raise LimitReached(str(error)) from None
-        self.effort = {"states": result.max_states, "cells": result.cells,
-                       "transitions": result.transitions}
-        for actions in frontier_dp.action_sequences(result.levels):
-            yield frontier_dp.solution_of(board, puzzle, actions)
-
+        for actions in frontier_np.action_chains(result.levels or [], result.final):
+            yield solution_of(board, puzzle, actions)

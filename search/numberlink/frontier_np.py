@@ -1,6 +1,6 @@
-"""The frontier programme of ``frontier_dp`` with numpy: all states of a level at once.
+"""The frontier programme (``frontier_board``'s states) with numpy: all states of a level at once.
 
-The encoding of ``frontier_dp.run`` (one value per column and one for the edge
+The encoding of ``frontier_board`` (one value per column and one for the edge
 to the right; colours ``1 + k``, mates ``MB + t``) plus *bound pairs*
 ``BB + t``: once both ends of a pair are processed, its two plugs become mates
 that must meet each other, and the pair's name is forgotten, so that states
@@ -28,30 +28,45 @@ Rows are gathered with ``np.take`` and ``np.compress``: numpy's 2-D fancy
 indexing copies rows of 16 bytes about four times slower, which made the
 gathers most of the run time.
 
-With ``record`` the programme keeps, per level and per state, up to two
-(parent row, action) entries: enough to rebuild one solution, and a second one
-whenever the count reaches two.
+With ``record`` the programme keeps, per level and per state, its (parent
+row, action) entries: up to two (enough to rebuild one solution, and a second
+one whenever the count reaches two), or all of them (``record="all"``), which
+``action_chains`` walks to enumerate every solution once.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import islice
 
 import numpy as np
 
 from search.core import Deadline
-from search.numberlink.frontier_dp import DOWN, RIGHT, Board, TooWide, encoding_fits, scan
+from search.numberlink.frontier_board import DOWN, RIGHT, Board, TooWide, encoding_fits, scan
 
 
 @dataclass
 class Level:
-    """Back-pointers of one level: for each state, its first and second parent."""
+    """Back-pointers of one level: state i came from the (parent row, action)
+    entries ``offsets[i]:offsets[i + 1]`` of ``parents`` and ``actions``."""
 
-    parent1: np.ndarray
-    action1: np.ndarray
-    parent2: np.ndarray  # -1 where the state has one (parent, action) only
-    action2: np.ndarray
+    offsets: np.ndarray
+    parents: np.ndarray
+    actions: np.ndarray
+
+    def select(self, rows: np.ndarray) -> Level:
+        """The back-pointers of the states ``rows`` only (a beam's)."""
+        sizes = np.diff(self.offsets)[rows]
+        offsets = np.concatenate(([0], np.cumsum(sizes)))
+        entries = _ranges(self.offsets[rows], sizes, int(offsets[-1]))
+        return Level(offsets, self.parents[entries], self.actions[entries])
+
+
+def _ranges(starts: np.ndarray, sizes: np.ndarray, total: int) -> np.ndarray:
+    """starts[0], starts[0] + 1, ..., (sizes[0] of them), then starts[1], ..."""
+    within = np.arange(total) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+    return np.repeat(starts, sizes) + within
 
 
 @dataclass
@@ -61,7 +76,7 @@ class Result:
     cells: int
     transitions: int
     levels: list[Level] | None
-    final: int = -1  # the row of the finished state in the last level, if any
+    final: tuple[int, ...] = ()  # the rows of the finished state in the last level
     partial: bool = False  # states were dropped (beam): the count is a lower bound
     paused: Progress | None = None  # set when a level outgrew ``pause``: resume from it
 
@@ -83,7 +98,7 @@ def run(
     board: Board,
     *,
     cap: int | None = None,
-    record: bool = False,
+    record: bool | str = False,
     no_touch: bool = False,
     max_states: int = 4_000_000,
     max_stored: int = 40_000_000,
@@ -96,6 +111,8 @@ def run(
     resume: Progress | None = None,
 ) -> Result:
     """Count the solutions of ``board`` (saturated at ``cap``); see the module text.
+
+    ``record``: keep up to two back-pointers per state (True) or all ("all").
 
     ``no_touch``: drop states whose last cell touches its own path where the
     state shows it (sound for the well-designed verdict only).  ``beam``: keep
@@ -269,7 +286,7 @@ def run(
             states, counts, level = _merge(chunks, counts, cap, record, words)
             if record:
                 levels.append(level)
-                stored += len(states)
+                stored += len(level.parents)
                 if stored > max_stored:
                     raise TooWide(f"more than {max_stored} back-pointers kept by cell ({r}, {c})"
                                   f" of a {H}x{W} board; raise max_stored")
@@ -279,8 +296,7 @@ def run(
                 chosen = _beam(states, W, beam, beam_rule)
                 states, counts = np.take(states, chosen, axis=0), counts[chosen]
                 if record:
-                    levels[-1] = Level(*(part[chosen] for part in (
-                        level.parent1, level.action1, level.parent2, level.action2)))
+                    levels[-1] = level.select(chosen)
                 partial = True
             if len(states) > max_seen:
                 max_seen = len(states)
@@ -299,7 +315,7 @@ def run(
     if cap is not None:
         count = min(count, cap)
     return Result(count, max_seen, cells, transitions, levels if record else None,
-                  int(final[0]) if len(final) else -1, partial)
+                  tuple(int(i) for i in final), partial)
 
 
 def _kept(mask: np.ndarray, rows: np.ndarray, block: np.ndarray
@@ -467,39 +483,45 @@ def _merge(chunks, counts, cap, record, words):
     if record:
         actions = np.concatenate(
             [np.full(len(rows), action, dtype=np.int8) for rows, _, action in chunks])
-        first = order[starts]
-        ends = np.append(starts[1:], len(order))
-        has_second = ends - starts > 1
-        second = np.where(has_second, order[np.minimum(starts + 1, len(order) - 1)], -1)
-        level = Level(parents[first].astype(np.int32), actions[first],
-                      np.where(has_second, parents[second], -1).astype(np.int32),
-                      actions[second])
+        sizes = np.diff(np.append(starts, len(order)))
+        if record != "all":
+            sizes = np.minimum(sizes, 2)
+        offsets = np.concatenate(([0], np.cumsum(sizes)))
+        entries = order[_ranges(starts, sizes, int(offsets[-1]))]
+        level = Level(offsets, parents[entries].astype(np.int32), actions[entries])
     return np.take(ordered, starts, axis=0).view(block.dtype), summed, level
 
 
-def action_chains(levels: list[Level], final: int, how_many: int) -> list[tuple[int, ...]]:
-    """Up to ``how_many`` (1 or 2) distinct per-cell action sequences ending at ``final``."""
-    n = len(levels)
-    tail: list[int] = []
-    state = final
-    level = n - 1
-    # Follow single parents back until a state has two entries (or the start).
-    while level >= 0:
-        lv = levels[level]
-        if how_many > 1 and lv.parent2[state] >= 0:
-            break
-        tail.append(int(lv.action1[state]))
-        state = int(lv.parent1[state])
-        level -= 1
-    if level < 0:
-        return [tuple(reversed(tail))]
-    chains = []
-    for parent, action in ((levels[level].parent1, levels[level].action1),
-                           (levels[level].parent2, levels[level].action2)):
-        seq = list(tail) + [int(action[state])]
-        s = int(parent[state])
-        for up in range(level - 1, -1, -1):
-            seq.append(int(levels[up].action1[s]))
-            s = int(levels[up].parent1[s])
-        chains.append(tuple(reversed(seq)))
-    return chains
+def action_chains(levels: list[Level], final: tuple[int, ...],
+                  limit: int | None = None) -> Iterator[tuple[int, ...]]:
+    """The per-cell action sequences that end in a ``final`` row, each once
+    (at most ``limit``): a depth-first walk of the back-pointers.  Every
+    kept entry leads back to the start, so the walk never meets a dead end
+    and the first two chains cost two walks down the levels."""
+    produced = 0
+    actions = [0] * len(levels)
+    for row in final:
+        stack: list[tuple[int, int, int]] = []  # (level, entry taken, end of its entries)
+        level, state = len(levels) - 1, row
+        while True:
+            while level >= 0:  # down the first entries to the start
+                here = levels[level]
+                first, end = int(here.offsets[state]), int(here.offsets[state + 1])
+                stack.append((level, first, end))
+                actions[level], state = int(here.actions[first]), int(here.parents[first])
+                level -= 1
+            yield tuple(actions)
+            produced += 1
+            if limit is not None and produced >= limit:
+                return
+            while stack:  # back to the last state with an entry left
+                level, entry, end = stack.pop()
+                if entry + 1 < end:
+                    stack.append((level, entry + 1, end))
+                    here = levels[level]
+                    actions[level], state = (int(here.actions[entry + 1]),
+                                             int(here.parents[entry + 1]))
+                    level -= 1
+                    break
+            else:
+                break
