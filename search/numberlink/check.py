@@ -1,301 +1,393 @@
-"""Is a Numberlink puzzle well-designed?
+"""Is a Numberlink puzzle well-designed?  A pipeline of sound steps.
 
 Well-designed: exactly one solution under the lenient rule, and that solution
-covers every open cell.  The report gives the solution counts behind the
-verdict under both rule sets, capped at 2.
+covers every open cell.  The report gives the verdict, its certificates (two
+distinct solutions for "several", the one solution otherwise), the step and
+engine that proved it, the capped counts under both rules, and the effort of
+every step run.
 
-The shortcut lemma makes the check fast.  A path that touches itself (two
-grid-neighbours on it that are not consecutive) can be shortcut into another
-lenient solution with fewer cells.  Hence (1) a puzzle has a lenient solution
-iff it has one that never touches itself, and (2) when such a solution S
-covers every cell, any other lenient solution shortcuts to a self-avoiding
-one different from S (it cannot shrink back onto S, which uses every cell).
-So a puzzle is well-designed iff it has exactly one lenient solution that
-never touches itself and that solution covers every cell.
+Every step is sound on its own and budgeted in work, never in seconds: the
+frontier in states per level, the window sweeps in states per window,
+CP-SAT in deterministic time with one worker and a fixed seed.  The steps run
+in a fixed order, and the first that settles the question ends the check, so
+a file gives the same verdict, certificates and effort figures on any machine
+and load.  The caller's ``time_limit`` can only turn the answer into LIMIT.
 
-When no backend is named, a second look goes beside the default engine where
-that engine struggles, on boards of 14 x 14 cells and more:
+The steps (``docs/numberlink.md``, "The well-designed check", gives the lemma
+behind each):
 
-- The default engine's side first finds the self-avoiding full covers with
-  the ``search`` backend (within 1.3 s on every Janko board, most within
-  0.1 s): two decide.  From the one, a ``detour`` looks for another full
-  cover that re-routes it inside a small window, then, on boards of 17 x 17
-  cells and more, for another lenient solution.
-- The second look first counts full covers up to 2 with CP-SAT's portfolio
-  for at most 3 s (1.5 s on the largest boards when racing): two full
-  covers are two lenient solutions.  That decides boards with many
-  solutions (``jumbo_14x14_19``: 1,670 full covers), where the frontier's
-  lenient states outgrow memory.
-- Then each side takes the whole question; CP-SAT's portfolio counts the
-  canonical lenient solutions (``cpmodels.numberlink``: the same lemma with
-  more steps that shorten) up to 2 by solving and blocking, from the full
-  cover it found, and proves some large boards well-designed (Janko 17 x 17
-  #111 and #103).
+1. ``bound``: the frontier's self-avoiding bound (``FrontierBackend.
+   self_avoiding_bound``), within BOUND_STATES states.  Decides most boards
+   outright, with its certificates.
+2. ``cover``: a self-avoiding full cover S by CP-SAT.  None: not
+   well-designed (the one solution of a well-designed puzzle is one).
+3. ``second-cover``: a second full cover by CP-SAT, S forbidden.
+4. ``proof``: a canonical lenient solution other than S by CP-SAT; none
+   proves the puzzle well-designed.
+5. ``detour (full cover)``: a second full cover that re-routes S inside a
+   small window (``detour``).
+6. ``detour (lenient)``: a second lenient solution near S, likewise.
+7. ``bound-large``: step 1 again within LARGE_STATES states.
 
-On the large boards the two sides race in processes of their own
-(``search.race``), the default engine on one CPU and the portfolio on the
-others, and the first answer wins.  On the largest boards the frontier stops
-at RACE_STATES and its CPU then looks for a second full cover until the
-limit, while the portfolio's CPUs take the proof.  Smaller boards, or a
-platform without ``fork``, run the default engine and then the second look
-in the time left.
+A step whose budget runs out hands over to the next; when every budget is
+spent the answer is UNDECIDED (the same on every machine).
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import fields
+from dataclasses import dataclass, field
 from typing import Any
 
-from search import race
 from search.core import (
-    Backend,
     CheckReport,
     Deadline,
     LimitReached,
     Status,
-    UniqueResult,
     add_effort,
-    load,
 )
 from search.numberlink.detour import detour
+from search.numberlink.frontier import FrontierBackend
+from search.numberlink.frontier_board import TooWide
 from search.numberlink.model import Numberlink, Solution
-from search.numberlink.verify import covers, touches_itself
+from search.numberlink.verify import covers, touches_itself, verify
 
 CAP = 2  # counts are capped: 2 means "two or more"
-FALLBACK = "cpsat"  # for boards where the default engine struggles
-NEAR = "search"  # finds the self-avoiding full covers of the largest boards at once
-DEFAULT_SHARE = 0.75  # of the time limit, for the default engine before the fallback
-PROBE_CELLS = 196  # boards this large get a short look for two full covers by CP-SAT...
-PROBE_SECONDS = 3.0  # ... for at most this long
-QUICK_SECONDS = 1.0  # ... and by NEAR (self-avoiding ones) this long; detours start from one
-DETOUR_CELLS = 289  # boards this large also get lenient detours, and racing, the split:
-WIDE_PROBE_SECONDS = 1.5  # CP-SAT's look for two full covers lasts this long...
-RACE_STATES = 1_500_000  # ... the frontier stops at this many states in a level, and its
-SPLIT_WORKERS = 3  # core goes on with that look until the limit, by a smaller portfolio
-DETOUR_SECONDS = 3.0  # at most, for each look for a second solution near the first
-COVER_STATES = 600_000  # at most, in a level of one window's full covers (#175: 467 k)
-SETTLED_SECONDS = 1.0  # under a time limit, for the full-cover count once the verdict is settled
-RACE_WORKERS = 8  # CP-SAT's portfolio for the second look, whose threads
-RACE_NICENESS = 10  # together weigh about one process at nice 0 when racing
-PROOF_WORKERS_PER_CORE = 4  # for the whole question (on one core: #103 in 3.8 s, 5.9 s by 8)
+BOUND_STATES = 200_000  # step 1: states in a frontier level (most boards need far fewer)
+COUNT_STATES = 250_000  # the frontier's exact capped counts behind a verdict
+COVER_TIME = 10.0  # step 2: CP-SAT deterministic time for a self-avoiding full cover
+SECOND_COVER_TIME = 1.0  # step 3
+PROOF_TIME = 10.0  # step 4
+LARGE_STATES = 4_000_000  # step 7
+LINEARIZATION = 2  # CP-SAT's for a first solution (cpmodels.numberlink's)
+SEED = 0  # CP-SAT's random seed; one worker, so its search is a function of the model
 
 REASONS = {
     "unsat": "no solution",
     "lenient": "several lenient solutions",
     "full": "several full-cover solutions",
     "empty": "the only solution leaves cells empty",
+    "no-cover": "no solution covers every cell without touching itself",
 }
 
 
-# (lenient count, full-cover count, the solution if unique), effort, engine
-_Answer = tuple[tuple[int, int | None, Solution | None], dict[str, float], str]
-TWO_COVERS = (CAP, CAP, None)  # two full covers are two lenient solutions too
+@dataclass(frozen=True)
+class Budget:
+    """The work each step may spend (the check's only tuning; the defaults
+    above).  The same budget gives the same answer on every machine."""
+
+    bound_states: int = BOUND_STATES
+    count_states: int = COUNT_STATES
+    cover_time: float = COVER_TIME
+    second_cover_time: float = SECOND_COVER_TIME
+    proof_time: float = PROOF_TIME
+    large_states: int = LARGE_STATES
 
 
-class _Undecided(Exception):
-    """A limit stopped one of the counts."""
+@dataclass(frozen=True)
+class Finding:
+    """What the pipeline settled: capped counts (None: not counted), the
+    certificates, the rule they solve, and the step that settled it."""
+
+    lenient: int | None
+    full: int | None
+    solutions: tuple[Solution, ...]
+    rule: str  # "lenient" or "full cover": the rule every certificate obeys
+    step: str
+    engine: str = "frontier"
+
+
+class _Spent(Exception):
+    """A step's work budget ran out (deterministic, unlike LimitReached)."""
+
+
+@dataclass
+class _Log:
+    """The steps run, each with its outcome and effort, in order."""
+
+    steps: list[dict[str, Any]] = field(default_factory=list)
+    effort: dict[str, float] = field(default_factory=dict)
+    seconds: list[float] = field(default_factory=list)  # per step: wall-clock, varies
+    last: float = field(default_factory=time.perf_counter)
+
+    def add(self, step: str, engine: str, outcome: str, spent: dict[str, float]) -> None:
+        self.steps.append({"step": step, "engine": engine, "outcome": outcome,
+                           **{k: spent[k] for k in sorted(spent)}})
+        add_effort(self.effort, {f"{engine}.{k}": v for k, v in spent.items()})
+        now = time.perf_counter()
+        self.seconds.append(round(now - self.last, 3))
+        self.last = now
 
 
 def check(puzzle: Numberlink, *, backend: str | None = None,
-          time_limit: float | None = None) -> CheckReport:
-    """The verdict, the capped counts under both rule sets, and the solution if unique."""
+          time_limit: float | None = None, budget: Budget = Budget()) -> CheckReport:
+    """The verdict with its certificates; see the module text.  ``backend``
+    names one engine to answer by itself (two ``unique`` calls, one per
+    rule) instead of the pipeline."""
+    start, deadline, log = time.perf_counter(), Deadline(time_limit), _Log()
+    try:
+        if backend is None:
+            found = _pipeline(puzzle, deadline, budget, log)
+        else:
+            found = _by_backend(puzzle, backend, deadline, log)
+    except LimitReached:
+        return _report(puzzle, None, log, start, "the time limit")
+    return _report(puzzle, found, log, start, "the work budgets")
+
+
+# ---------------------------------------------------------------- the pipeline
+
+
+def _pipeline(puzzle: Numberlink, deadline: Deadline, budget: Budget,
+              log: _Log) -> Finding | None:
+    found = _bound(puzzle, budget.bound_states, "bound", budget, deadline, log)
+    if found is not None:
+        return found
+    cover = _cpsat_solve(puzzle.covering(), "cover", budget.cover_time, deadline, log,
+                         no_self_touch=True)
+    if cover is False:  # no self-avoiding full cover
+        return _without_cover(puzzle, budget, deadline, log)
+    if cover is not None:
+        found = (_second_cover(puzzle, cover, budget, deadline, log)
+                 or _proof(puzzle, cover, budget, deadline, log)
+                 or _detour(puzzle.covering(), cover, deadline, log)
+                 or _detour(puzzle.lenient(), cover, deadline, log))
+        if found is not None:
+            return found
+    return _bound(puzzle, budget.large_states, "bound-large", budget, deadline, log)
+
+
+def _bound(puzzle: Numberlink, states: int, step: str, budget: Budget, deadline: Deadline,
+           log: _Log) -> Finding | None:
+    """Steps 1 and 7: the frontier's self-avoiding bound B, capped at 2."""
+    engine = FrontierBackend(max_states=states)
+    try:
+        bound = engine.self_avoiding_bound(puzzle, cap=CAP, deadline=deadline)
+    except TooWide:
+        log.add(step, "frontier", f"over {states} states", engine.effort)
+        return None
+    log.add(step, "frontier", f"|B| = {bound.count}" + ("+" if bound.count == CAP else ""),
+            bound.effort)
+    if bound.count == 0:  # no self-avoiding solution: no solution at all
+        return Finding(0, 0, (), "lenient", step)
+    if bound.count == CAP:  # two lenient solutions; are there two full covers?
+        full = _frontier_two(puzzle.covering(), "full-cover count", budget, deadline, log)
+        if full is not None and len(full) == CAP:
+            return Finding(CAP, CAP, full, "full cover", step)
+        return Finding(CAP, None if full is None else len(full), bound.solutions,
+                       "lenient", step)
+    (only,) = bound.solutions  # B's lone member: self-avoiding (else its shortcut is in B)
+    if covers(puzzle, only):
+        return Finding(1, 1, (only,), "full cover", step)
+    # It leaves cells empty: not well-designed either way; the lenient count says why.
+    lenient = _frontier_two(puzzle.lenient(), "lenient count", budget, deadline, log)
+    if lenient is None:
+        return Finding(None, None, (only,), "lenient", step)
+    if len(lenient) == 1:  # the only solution: no full cover
+        return Finding(1, 0, lenient, "lenient", step)
+    full = _frontier_two(puzzle.covering(), "full-cover count", budget, deadline, log)
+    if full is not None and len(full) == CAP:
+        return Finding(CAP, CAP, full, "full cover", step)
+    return Finding(CAP, None if full is None else len(full), lenient, "lenient", step)
+
+
+def _frontier_two(rules: Numberlink, step: str, budget: Budget, deadline: Deadline,
+                  log: _Log) -> tuple[Solution, ...] | None:
+    """Up to two solutions under ``rules`` by the frontier (all there are, if
+    fewer), or None past the budget."""
+    engine = FrontierBackend(max_states=budget.count_states)
+    found = engine.unique(rules, time_limit=deadline.remaining())
+    if found.status is Status.LIMIT:
+        if deadline.expired():
+            raise LimitReached
+        log.add(step, "frontier", f"over {budget.count_states} states", found.effort)
+        return None
+    log.add(step, "frontier", f"{len(found.solutions)} found", found.effort)
+    return found.solutions
+
+
+def _without_cover(puzzle: Numberlink, budget: Budget, deadline: Deadline,
+                   log: _Log) -> Finding:
+    """No self-avoiding full cover: not well-designed.  The lenient count
+    (two by CP-SAT, solving and blocking) says why."""
+    lenient = _cpsat_two(puzzle.lenient(), "lenient count", budget.proof_time, deadline, log)
+    if lenient is None:
+        return Finding(None, None, (), "lenient", "cover", "cpsat")
+    if len(lenient) < CAP:
+        return Finding(len(lenient), 0, lenient, "lenient", "cover", "cpsat")
+    full = _cpsat_two(puzzle.covering(), "full-cover count", budget.second_cover_time,
+                      deadline, log)
+    if full is not None and len(full) == CAP:
+        return Finding(CAP, CAP, full, "full cover", "cover", "cpsat")
+    return Finding(CAP, None if full is None else len(full), lenient, "lenient", "cover",
+                   "cpsat")
+
+
+def _detour(rules: Numberlink, cover: Solution, deadline: Deadline,
+            log: _Log) -> Finding | None:
+    """Steps 5 and 6: another solution under ``rules`` that re-routes S in a window."""
+    spent: dict[str, float] = {}
+    other = detour(rules, cover, deadline, effort=spent)
+    rule = "full cover" if rules.full_cover else "lenient"
+    log.add(f"detour ({rule})", "frontier", "found" if other else "none", spent)
+    if other is None:
+        return None
+    return Finding(CAP, CAP if rules.full_cover else None, (cover, other), rule, "detour")
+
+
+def _second_cover(puzzle: Numberlink, cover: Solution, budget: Budget, deadline: Deadline,
+                  log: _Log) -> Finding | None:
+    """Step 3: a full cover other than S, by CP-SAT without its LP relaxation
+    (Janko 17x17 #186's second cover, which touches itself: 0.4 deterministic
+    s at linearization level 0, none in 20 at level 2)."""
+    other = _cpsat_solve(puzzle.covering(), "second-cover", budget.second_cover_time,
+                         deadline, log, forbid=cover, linearization=0)
+    if not other:
+        return None
+    return Finding(CAP, CAP, (cover, other), "full cover", "second-cover", "cpsat")
+
+
+def _proof(puzzle: Numberlink, cover: Solution, budget: Budget, deadline: Deadline,
+           log: _Log) -> Finding | None:
+    """Step 4: a canonical lenient solution other than S, or a proof there is
+    none.  One that covers every cell is a second full cover."""
+    other = _cpsat_solve(puzzle.lenient(), "proof", budget.proof_time, deadline, log,
+                         no_self_touch=True, canonical=True, forbid=cover, linearization=0)
+    if other is False:
+        return Finding(1, 1, (cover,), "full cover", "proof", "cpsat")
+    if other and covers(puzzle, other):
+        return Finding(CAP, CAP, (cover, other), "full cover", "proof", "cpsat")
+    if other:
+        return Finding(CAP, None, (cover, other), "lenient", "proof", "cpsat")
+    return None
+
+
+# ---------------------------------------------------------------- CP-SAT
+
+
+def _cpsat_solve(rules: Numberlink, step: str, work: float, deadline: Deadline, log: _Log,
+                 *, no_self_touch: bool = False, canonical: bool = False,
+                 forbid: Solution | None = None,
+                 linearization: int = LINEARIZATION) -> Solution | bool | None:
+    """One CP-SAT solve of the circuit model: a solution, False (none), or
+    None (the budget ran out).  ``forbid``: a solution excluded, and the hint.
+    ``linearization``: of the circuit's LP relaxation; level 2 finds first
+    solutions of large boards, level 0 proves there is no other far sooner
+    (Janko 17x17 #103: 0.45 deterministic s against 5.5)."""
+    from ortools.sat.python import cp_model
+
+    from cpmodels.common import effort
+    from cpmodels.numberlink import CircuitModel
+
+    built = CircuitModel(rules, no_self_touch=no_self_touch, canonical=canonical)
+    if forbid is not None:
+        built.forbid(forbid)
+        built.hint(forbid)  # a second solution is often close to the first
+    solver = cp_model.CpSolver()
+    params = solver.parameters
+    params.num_workers = 1
+    params.random_seed = SEED
+    params.max_deterministic_time = work
+    params.linearization_level = linearization
+    left = deadline.remaining()
+    if left is not None:
+        params.max_time_in_seconds = max(left, 0.001)
+    status = solver.solve(built.model)
+    spent = effort(solver)
+    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        log.add(step, "cpsat", "found", spent)
+        return built.reader()(solver)
+    if status == cp_model.INFEASIBLE:
+        log.add(step, "cpsat", "none", spent)
+        return False
+    if deadline.expired():
+        raise LimitReached
+    log.add(step, "cpsat", f"over {work:g} deterministic s", spent)
+    return None
+
+
+def _cpsat_two(rules: Numberlink, step: str, work: float, deadline: Deadline,
+               log: _Log) -> tuple[Solution, ...] | None:
+    """Up to two solutions under ``rules`` by solving and blocking (all
+    there are, if fewer), or None when a budget runs out."""
+    first = _cpsat_solve(rules, step, work, deadline, log)
+    if first is None:
+        return None
+    if first is False:
+        return ()
+    second = _cpsat_solve(rules, step, work, deadline, log, forbid=first)
+    if second is None:
+        return None
+    return (first,) if second is False else (first, second)
+
+
+# ---------------------------------------------------------------- one backend
+
+
+def _by_backend(puzzle: Numberlink, name: str, deadline: Deadline, log: _Log) -> Finding:
+    """Both counts (capped) by one backend's ``unique`` under each rule."""
     from search.numberlink import KIND  # the registry loads backends on demand
 
-    start, deadline = time.perf_counter(), Deadline(time_limit)
-    name = backend or KIND.default_backend("check")
-    fallback = backend is None and name != FALLBACK
-    effort: dict[str, float] = {}
+    found = {}
+    for rule, rules in (("lenient", puzzle.lenient()), ("full cover", puzzle.covering())):
+        result = KIND.backend(name).unique(rules, time_limit=deadline.remaining())
+        log.add(rule, name, str(result.status), dict(result.effort))
+        if result.status is Status.LIMIT:
+            raise LimitReached
+        found[rule] = result.solutions
+    lenient, full = found["lenient"], found["full cover"]
+    if len(full) == CAP:
+        return Finding(CAP, CAP, full, "full cover", "unique", name)
+    return Finding(len(lenient), len(full), lenient, "lenient", "unique", name)
 
-    large = len(puzzle.open_cells) >= PROBE_CELLS
-    wide = len(puzzle.open_cells) >= DETOUR_CELLS
-    racing = fallback and large and race.can_race()
-    core = race.this_core() if racing else None  # the default engine's; CP-SAT takes the others
-    # racing on the largest boards, the frontier stops at RACE_STATES and its
-    # core goes on looking for a second full cover; CP-SAT's side cuts that
-    # look short there, for its proof
-    split = racing and wide
 
-    def default_engine() -> _Answer:
-        race.take_one_core(core)
-        spent: dict[str, float] = {}
-        share = DEFAULT_SHARE if fallback and not racing else 1.0
-        rest = deadline.remaining()
-        mine = Deadline(None if rest is None else rest * share)
-        cover = None
-        if fallback and large:  # two self-avoiding full covers, or a detour of the one
-            found = _full_covers(KIND.backend(NEAR, no_self_touch=True), puzzle,
-                                 QUICK_SECONDS, mine, spent)
-            settled = _settled(found, puzzle, KIND.backend(name), mine, spent, lenient=wide)
-            if settled is not None:
-                return settled, spent, name
-            cover = found.solutions[0] if found.solutions else None
-        try:
-            return _decide(KIND, puzzle, name, mine, spent, cover=cover,
-                           **({"max_states": RACE_STATES} if split else {})), spent, name
-        except _Undecided:
-            if not (split and cover):
-                raise
-        portfolio = KIND.backend(FALLBACK, block=True, workers=SPLIT_WORKERS, known=cover)
-        if len(_full_covers(portfolio, puzzle, None, mine, spent).solutions) < CAP:
-            raise _Undecided
-        return TWO_COVERS, spent, FALLBACK
+# ---------------------------------------------------------------- the report
 
-    def second_look() -> _Answer:
-        # By a portfolio of threads, solving and blocking; when racing, at a
-        # priority that gives all its threads about one core's share, and on
-        # the cores the default engine leaves.
-        race.step_aside(RACE_NICENESS, leave=core)
-        spent: dict[str, float] = {}
-        cover = None
-        if large:  # two full covers
-            portfolio = KIND.backend(FALLBACK, block=True, workers=RACE_WORKERS)
-            seconds = WIDE_PROBE_SECONDS if split else PROBE_SECONDS
-            found = _full_covers(portfolio, puzzle, seconds, deadline, spent)
-            if len(found.solutions) >= CAP:
-                return TWO_COVERS, spent, FALLBACK
-            cover = found.solutions[0] if found.solutions else None
-        # the whole question, under the shortcut lemma, from the full cover
-        # found (if any) instead of looking for a first solution again
-        workers = min(RACE_WORKERS, PROOF_WORKERS_PER_CORE * race.cores_here())
-        answer = _decide(KIND, puzzle, FALLBACK, deadline, spent, cover=cover, block=True,
-                         workers=workers)
-        return answer, spent, FALLBACK
 
-    calls = [default_engine, second_look] if fallback else [default_engine]
-    try:
-        (n_lenient, n_full, solution), spent, winner = race.first_answer(
-            calls, gives_up=_Undecided, at_once=racing, time_limit=deadline.remaining())
-        add_effort(effort, spent)
-        if winner != name:
-            name = f"{name} + {FALLBACK}"
-    except _Undecided:
-        return CheckReport(ok=None, verdict="UNDECIDED (a limit stopped the count)",
-                           status=Status.LIMIT, details={"limit_s": time_limit},
-                           engine=name, wall=time.perf_counter() - start, effort=effort)
-
+def _report(puzzle: Numberlink, found: Finding | None, log: _Log, start: float,
+            stopped_by: str) -> CheckReport:
+    details: dict[str, Any] = {"counts_capped_at": CAP, "steps": log.steps,
+                               "step_seconds": log.seconds}
+    wall = time.perf_counter() - start
+    if found is None:
+        details["stopped_by"] = stopped_by
+        return CheckReport(None, f"UNDECIDED ({stopped_by} stopped it)", Status.LIMIT,
+                           details, None, wall, log.effort)
+    _certified(puzzle, found)
     reasons = []
-    if n_lenient == 0:
+    if found.lenient == 0:
         reasons.append(REASONS["unsat"])
-    if n_lenient >= CAP:
+    if found.lenient == CAP:
         reasons.append(REASONS["lenient"])
-    if n_full is not None and n_full >= CAP:
+    if found.full == CAP:
         reasons.append(REASONS["full"])
-    if n_lenient == 1 and not covers(puzzle, solution):
+    if found.lenient == 1 and not covers(puzzle, found.solutions[0]):
         reasons.append(REASONS["empty"])
+    if found.lenient is None:
+        reasons.append(REASONS["no-cover"])
     ok = not reasons
     verdict = "WELL-DESIGNED" if ok else "NOT WELL-DESIGNED: " + "; ".join(reasons)
-    status = (Status.UNSAT, Status.UNIQUE, Status.MULTIPLE)[n_lenient]
-    details = {"lenient_solutions": n_lenient, "full_cover_solutions": n_full,
-               "counts_capped_at": CAP, "backend": name}
-    return CheckReport(ok=ok, verdict=verdict, status=status, details=details,
-                       solutions=() if solution is None else (solution,), engine=name,
-                       rules=puzzle.lenient(), wall=time.perf_counter() - start,
-                       effort=effort)
+    status = Status.SOLVED if found.lenient is None else (
+        Status.UNSAT, Status.UNIQUE, Status.MULTIPLE)[found.lenient]
+    details.update({"lenient_solutions": found.lenient, "full_cover_solutions": found.full,
+                    "certificate_rule": found.rule, "step": found.step})
+    rules = puzzle.lenient() if found.rule == "lenient" else puzzle.covering()
+    return CheckReport(ok, verdict, status, details, found.solutions[0] if found.solutions
+                       else None, wall, log.effort, solutions=found.solutions,
+                       engine=f"{found.engine} ({found.step})", rules=rules)
 
 
-def _full_covers(engine: Backend, puzzle: Numberlink, seconds: float | None,
-                 deadline: Deadline, effort: dict[str, float]) -> UniqueResult:
-    """Up to two full covers by ``engine``, for at most ``seconds`` (None: to
-    the deadline)."""
-    found = engine.unique(puzzle.covering(), time_limit=deadline.remaining(seconds))
-    add_effort(effort, found.effort)
-    return found
+def _certified(puzzle: Numberlink, found: Finding) -> None:
+    """Every certificate obeys its rule, and two are distinct: a failure here
+    is a bug in an engine, never an answer."""
+    rules = puzzle.lenient() if found.rule == "lenient" else puzzle.covering()
+    for solution in found.solutions:
+        problems = verify(rules, solution)
+        if problems:
+            raise AssertionError(f"the check's certificate fails verification: {problems}")
+    if len({s.edges for s in found.solutions}) != len(found.solutions):
+        raise AssertionError("the check's two certificates are one solution")
+    if found.step in ("bound", "bound-large") and found.lenient == 1:
+        assert not touches_itself(puzzle, found.solutions[0])
 
 
-def _settled(found: UniqueResult, puzzle: Numberlink, counter: Backend, deadline: Deadline,
-             effort: dict[str, float], *, lenient: bool) -> tuple[int, int | None, None] | None:
-    """Not well-designed, when ``found`` holds two full covers or the first
-    has a detour (a full cover, then if ``lenient`` a lenient one); None
-    otherwise.  The full-cover count behind a lenient detour is
-    ``counter``'s, settled."""
-    if len(found.solutions) >= CAP:
-        return TWO_COVERS
-    if not found.solutions:
-        return None
-    cover = found.solutions[0]
-    full = puzzle.covering()
-    if detour(full, cover, Deadline(deadline.remaining(DETOUR_SECONDS)),
-              window_states=COVER_STATES):
-        return TWO_COVERS
-    if not (lenient and detour(puzzle.lenient(), cover,
-                               Deadline(deadline.remaining(DETOUR_SECONDS)))):
-        return None
-    return CAP, _count(counter, full, deadline, effort, settled=True), None
-
-
-def _count(by: Backend, rules: Numberlink, deadline: Deadline, effort: dict[str, float], *,
-           settled: bool = False) -> int | None:
-    """The count capped at CAP; _Undecided when a limit stops it.  ``settled``:
-    the verdict stands whatever this count, which then gets at most
-    SETTLED_SECONDS under a time limit, and a limit leaves it None."""
-    seconds = deadline.remaining()
-    if settled and seconds is not None:
-        seconds = min(seconds, SETTLED_SECONDS)
-    result = by.count(rules, limit=CAP, time_limit=seconds)
-    add_effort(effort, result.effort)
-    if result.status is Status.LIMIT and result.count < CAP:
-        if settled:
-            return None
-        raise _Undecided
-    return min(result.count, CAP)
-
-
-def _decide(kind_, puzzle: Numberlink, name: str, deadline: Deadline,
-            effort: dict[str, float], *, cover: Solution | None = None,
-            **options: Any) -> tuple[int, int | None, Solution | None]:
-    """(lenient count, full-cover count, the solution if unique) by backend
-    ``name`` with ``options``; _Undecided when a limit stops it before the
-    verdict is settled.  Two lenient solutions settle it: a limit then leaves
-    the full-cover count None (not counted).  ``cover``: a full cover found
-    already, which backends that solve and block forbid first (``known``)
-    and which is not looked for again."""
-    if cover is not None:
-        options = {**options, "known": cover}
-
-    def count(rules: Numberlink, by: Backend | None = None, *,
-              settled: bool = False) -> int | None:
-        return _count(by or _engine(kind_, name, **options), rules, deadline, effort,
-                      settled=settled)
-
-    lenient, full = puzzle.lenient(), puzzle.covering()
-    # Backends that know them restrict the question to canonical solutions too
-    # (cpmodels.numberlink): the same lemma, with more steps that shorten.
-    engine = _engine(kind_, name, no_self_touch=True, canonical=True, **options)
-    n_lenient = None
-    if getattr(engine, "no_self_touch", False):  # else the backend cannot restrict
-        # Counted, not listed: the frontier's back-pointers for two solutions
-        # outgrow memory where its count does not (Janko 14x14 #268).
-        self_avoiding = count(lenient, engine)
-        if self_avoiding == 0:
-            return 0, 0, None
-        if self_avoiding == CAP:
-            n_lenient = CAP
-        else:  # one: a self-avoiding full cover would be it
-            if cover is None:
-                found = engine.solve(full, time_limit=deadline.remaining())
-                add_effort(effort, found.effort)
-                if found.status is Status.LIMIT:
-                    raise _Undecided
-                cover = found.solution
-            if cover is not None:
-                if not touches_itself(puzzle, cover):
-                    return 1, 1, cover
-                n_lenient = CAP  # it and its shortcut (the restriction may let one through)
-    if n_lenient is None:
-        n_lenient = count(lenient)
-    if n_lenient != 1:
-        return n_lenient, count(full, settled=True) if n_lenient else 0, None
-    # The one solution: any full-cover solution would be it.
-    try:
-        solution = next(iter(_engine(kind_, name, **options).solutions(
-            lenient, time_limit=deadline.remaining())))
-    except LimitReached:
-        raise _Undecided from None
-    return 1, int(covers(puzzle, solution)), solution
-
-
-def _engine(kind_, name: str, **wanted: Any) -> Backend:
-    """Backend ``name`` with those of ``wanted`` options it declares."""
-    known = {f.name for f in fields(load(kind_.backends[name]).Options)}
-    return kind_.backend(name, **{k: v for k, v in wanted.items() if k in known})

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from search.core import Backend, Deadline, Status
+from search.core import Deadline, LimitReached, Status, add_effort
 from search.numberlink.model import Numberlink, Pair, Solution
 
 # (shape, size), cheapest first: a window of k rows or columns is a
@@ -33,9 +33,11 @@ from search.numberlink.model import Numberlink, Pair, Solution
 WINDOWS = (("square", 4), ("square", 6), ("rows", 4), ("columns", 4), ("rows", 6),
            ("columns", 6), ("square", 8), ("rows", 8), ("columns", 8), ("square", 10),
            ("rows", 10), ("columns", 10), ("square", 12), ("rows", 12), ("columns", 12))
-WINDOW_STATES = 150_000  # at most, in a level of one window's frontier (most need
-# hundreds; a bound in work, not time, so that the outcome does not hang on the load)
-WINDOW_SECONDS = 2.0  # and at most this long for one window, in any case
+# At most, in a level of one window's frontier, under the lenient rule and
+# under full cover (most windows need hundreds; Janko 17x17 #175's second full
+# cover lies in a band of 12 rows whose frontier reaches 467 k).  A bound in
+# work, not time, so that what a sweep finds does not hang on the load.
+WINDOW_STATES = {False: 150_000, True: 600_000}
 
 Window = tuple[range, range]  # its rows and its columns
 Stretch = tuple[int, int, int]  # path, index of its first cell in the window, of its last
@@ -109,23 +111,28 @@ def put_back(solution: Solution, window: Window, kept: list[Stretch],
     return Solution(tuple(tuple(path) for path in paths))
 
 
-def detour(puzzle: Numberlink, solution: Solution, deadline: Deadline,
-           engine: Backend | None = None, *,
-           window_states: int = WINDOW_STATES) -> Solution | None:
+def detour(puzzle: Numberlink, solution: Solution, deadline: Deadline, *,
+           window_states: int | None = None,
+           effort: dict[str, float] | None = None) -> Solution | None:
     """Another solution under the puzzle's rule (which ``solution`` obeys)
     that differs from ``solution`` inside one window, or None when no window
-    of WINDOWS has one (or time runs out).  The default engine, the
-    frontier, gives up a window past ``window_states`` states in a level."""
-    if engine is None:
-        from search.numberlink.frontier import FrontierBackend
-        engine = FrontierBackend(max_states=window_states)
+    of WINDOWS has one.  The frontier gives up a window past
+    ``window_states`` states in a level (default: WINDOW_STATES of the
+    rule); ``effort`` sums the frontier's.  Raises ``LimitReached`` at the
+    deadline, so that a time limit never turns into "none found"."""
+    from search.numberlink.frontier import FrontierBackend
+
+    states = window_states or WINDOW_STATES[puzzle.full_cover]
+    engine = FrontierBackend(max_states=states)
     for window in windows(puzzle.height, puzzle.width):
         small, kept = restrict(puzzle, solution, window)
         if not kept:
             continue
-        if deadline.expired():
-            return None
-        found = engine.unique(small, time_limit=deadline.remaining(WINDOW_SECONDS))
+        found = engine.unique(small, time_limit=deadline.remaining())
+        if effort is not None:
+            add_effort(effort, found.effort)
+        if found.status is Status.LIMIT and deadline.expired():
+            raise LimitReached
         if found.status is Status.MULTIPLE:  # two solutions: one of them differs from S
             for other in found.solutions:
                 whole = put_back(solution, window, kept, other)
