@@ -22,6 +22,7 @@ import argparse
 import csv
 import json
 import os
+import signal
 import statistics
 import subprocess
 import sys
@@ -107,6 +108,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     want = expected()
     boards = instances(args)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # so that the busy ones die too
     busy = [subprocess.Popen([sys.executable, "-c", "while 1: pass"]) for _ in range(args.busy)]
     runs: list[list[dict]] = []
     try:

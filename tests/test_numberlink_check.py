@@ -3,20 +3,28 @@
 from __future__ import annotations
 
 import csv
+import random
 
 import pytest
 from conftest import INSTANCES, shared
 
-from cpmodels.numberlink import CpSatBackend
 from search.cli import main
 from search.core import Status
-from search.numberlink.check import check
+from search.numberlink import check as check_module
+from search.numberlink.check import Budget, check
 from search.numberlink.generate import parse_size, seed_board, well_designed
 from search.numberlink.io import format_puzzle, format_solution, parse, parse_many
-from search.numberlink.model import Solution
 from search.numberlink.verify import touches_itself, verify
+from search.oracles import numberlink_solutions, random_numberlink
 
 BACKENDS = ["search", "cpsat"]
+
+
+def random_boards(seed: int, count: int):
+    rng = random.Random(seed)
+    sizes = ((2, 3), (3, 3), (3, 4), (4, 3), (4, 4), (3, 5))
+    for i in range(count):
+        yield random_numberlink(*sizes[i % len(sizes)], rng)
 SEED = INSTANCES / "numberlink" / "seed-article" / "seed_7x7.nl"
 
 CASES = [  # puzzle, verdict, lenient count, full-cover count (capped at 2)
@@ -30,7 +38,24 @@ CASES = [  # puzzle, verdict, lenient count, full-cover count (capped at 2)
 ]
 
 
-@pytest.mark.parametrize("name", BACKENDS)
+def certified(puzzle, report) -> None:
+    """The report's certificates obey the rule they name, and a verdict by
+    multiplicity carries two distinct ones."""
+    rules = puzzle.lenient() if report.details["certificate_rule"] == "lenient" else (
+        puzzle.covering())
+    assert report.rules == rules
+    for solution in report.solutions:
+        assert verify(rules, solution) == []
+    assert len({s.edges for s in report.solutions}) == len(report.solutions)
+    if report.details["lenient_solutions"] == 2:
+        assert len(report.solutions) == 2
+    elif report.details["lenient_solutions"] == 1:
+        assert len(report.solutions) == 1
+    assert report.solution == (report.solutions[0] if report.solutions else None)
+    assert report.engine
+
+
+@pytest.mark.parametrize("name", [None, *BACKENDS, "frontier"])
 @pytest.mark.parametrize("text, verdict, lenient, full", CASES)
 def test_check_verdicts(name, text, verdict, lenient, full):
     puzzle = parse(text)
@@ -40,185 +65,114 @@ def test_check_verdicts(name, text, verdict, lenient, full):
     assert report.details["lenient_solutions"] == lenient
     assert report.details["full_cover_solutions"] == full
     assert report.status is (Status.UNSAT, Status.UNIQUE, Status.MULTIPLE)[lenient]
-    if report.ok:
-        assert verify(puzzle, report.solution) == []
-
-
-def test_default_check_falls_back_to_two_full_cover_solutions(monkeypatch):
-    from search.numberlink import check as module
-    from search.numberlink import frontier
-
-    monkeypatch.setattr(frontier, "MAX_STATES", 1)  # the frontier can decide nothing
-    several = parse("1..\n...\n..1\n")
-    assert check(several, backend="frontier", time_limit=30).status is Status.LIMIT
-    report = check(several, time_limit=30)
-    assert (report.ok, report.status) == (False, Status.MULTIPLE)
-    assert report.details["full_cover_solutions"] == 2
-    assert report.details["backend"] == "frontier + cpsat"
-    # One full-cover solution decides nothing: CP-SAT then takes the whole question.
-    report = check(parse(SEED.read_text()), time_limit=30)
-    assert (report.ok, report.details["backend"]) == (True, "frontier + cpsat")
-    assert verify(parse(SEED.read_text()), report.solution) == []
-    report = check(parse("1.\n.1\n"), time_limit=30)
-    assert report.verdict == "NOT WELL-DESIGNED: several lenient solutions"
-    assert report.details["full_cover_solutions"] == 0
-    # Undecided when CP-SAT runs out of time as well.
-    monkeypatch.setattr(module, "_decide", _undecided_for("cpsat", module._decide))
-    assert check(parse(SEED.read_text()), time_limit=30).status is Status.LIMIT
-
-
-def _undecided_for(backends: str, decide):
-    from search.numberlink.check import _Undecided
-
-    def patched(kind_, puzzle, name, deadline, effort, **options):
-        if name in backends.split():
-            raise _Undecided
-        return decide(kind_, puzzle, name, deadline, effort, **options)
-    return patched
-
-
-def test_large_boards_look_for_two_full_covers_first(monkeypatch):
-    from search.numberlink import check as module
-
-    monkeypatch.setattr(module, "PROBE_CELLS", 4)  # these boards count as large
-    # Neither the frontier nor CP-SAT's whole question decides: the first looks do.
-    monkeypatch.setattr(module, "_decide", _undecided_for("frontier cpsat", module._decide))
-    report = check(parse("1..\n...\n..1\n"), time_limit=30)
-    assert (report.ok, report.details["full_cover_solutions"]) == (False, 2)
-    assert report.details["backend"] == "frontier + cpsat"
-    assert "branches" in report.effort  # CP-SAT's effort comes back from its process
-    # No full cover decides nothing.
-    assert check(parse("1.\n.1\n"), time_limit=30).status is Status.LIMIT
-    monkeypatch.undo()
-    assert check(parse(SEED.read_text()), time_limit=30).ok
+    certified(puzzle, report)
+    if full == 2:  # two full covers prove both reasons
+        assert report.details["certificate_rule"] == "full cover"
 
 
 ONE_COVER_AND_A_DETOUR = "...1.\n.1.2.\n2....\n"  # one full cover (self-avoiding), 9 lenient
+NO_BOUND = Budget(bound_states=1)  # step 1 gives up at once: the later steps decide
 
+
+def _steps(report) -> list[str]:
+    return [step["step"] for step in report.details["steps"]]
+
+
+def _budget_out(*names: str):
+    """A stand-in for the check's CP-SAT step whose budget runs out on the steps ``names``."""
+    real = check_module._cpsat_solve
+
+    def solve(rules, step, work, deadline, log, **options):
+        if step in names:
+            log.add(step, "cpsat", "over budget (test)", {})
+            return None
+        return real(rules, step, work, deadline, log, **options)
+    return solve
+
+
+@pytest.mark.parametrize("puzzle", [p.covering() for p in random_boards(5, 60)])
+def test_the_later_steps_alone_match_the_oracle(puzzle):
+    """With step 1 out of budget, the CP-SAT steps decide; verdict, counts
+    and certificates against the brute-force oracle."""
+    lenient = list(numberlink_solutions(puzzle.lenient()))
+    full = list(numberlink_solutions(puzzle.covering()))
+    report = check(puzzle, budget=NO_BOUND)
+    well = len(lenient) == 1 and len(full) == 1
+    assert report.ok is well, _steps(report)
+    if report.details["lenient_solutions"] is not None:
+        assert report.details["lenient_solutions"] == min(len(lenient), 2)
+    if report.details["full_cover_solutions"] is not None:
+        assert report.details["full_cover_solutions"] == min(len(full), 2)
+    certified(puzzle, report)
+
+
+def test_detours_decide_when_cpsat_runs_out(monkeypatch):
+    monkeypatch.setattr(check_module, "_cpsat_solve", _budget_out("second-cover", "proof"))
+    board = parse(ONE_COVER_AND_A_DETOUR)
+    report = check(board, budget=NO_BOUND)
+    assert report.verdict == "NOT WELL-DESIGNED: several lenient solutions"
+    assert report.engine == "frontier (detour)" and _steps(report)[-1] == "detour (lenient)"
+    certified(board, report)
+    two = two_covers_one_self_avoiding()
+    report = check(two, budget=NO_BOUND)
+    assert report.details["full_cover_solutions"] == 2
+    assert _steps(report)[-1] == "detour (full cover)"
+    certified(two, report)
+
+
+def test_the_large_frontier_pass_decides_last(monkeypatch):
+    monkeypatch.setattr(check_module, "_cpsat_solve",
+                        _budget_out("second-cover", "proof"))
+    monkeypatch.setattr(check_module, "detour", lambda *args, **kwargs: None)
+    seed = parse(SEED.read_text())
+    report = check(seed, budget=NO_BOUND)
+    assert report.ok and report.engine == "frontier (bound-large)"
+    certified(seed, report)
+    # every budget spent: UNDECIDED, the same on any machine
+    report = check(seed, budget=Budget(bound_states=1, large_states=1))
+    assert (report.ok, report.status) == (None, Status.LIMIT)
+    assert report.details["stopped_by"] == "the work budgets"
+
+
+def test_no_self_avoiding_full_cover_is_settled_by_cpsat_counts():
+    for text, verdict, lenient, full in CASES[1:4]:
+        puzzle = parse(text)
+        report = check(puzzle, budget=NO_BOUND)
+        assert report.verdict == verdict
+        assert (report.details["lenient_solutions"], report.details["full_cover_solutions"]
+                ) == (lenient, full)
+        certified(puzzle, report)
+
+
+@pytest.mark.parametrize("budget", [Budget(), NO_BOUND])
+def test_effort_and_certificates_are_the_same_in_two_runs(budget):
+    puzzle, _ = seed_board(8, 8, seed=4)
+    for rules in (puzzle, parse(SEED.read_text()), two_covers_one_self_avoiding()):
+        first, second = check(rules, budget=budget), check(rules, budget=budget)
+        assert first.effort and first.effort == second.effort
+        assert first.details["steps"] == second.details["steps"]
+        assert (first.verdict, first.engine, first.solutions) == (
+            second.verdict, second.engine, second.solutions)
+
+
+@pytest.mark.parametrize("budget", [Budget(), NO_BOUND])
+def test_a_time_limit_changes_nothing_but_may_stop_it(budget):
+    seed = parse(SEED.read_text())
+    free = check(seed, budget=budget)
+    for limit in (30, 5, 0.5):
+        report = check(seed, time_limit=limit, budget=budget)
+        if report.status is not Status.LIMIT:
+            assert (report.verdict, report.solutions, report.effort) == (
+                free.verdict, free.solutions, free.effort)
+    stopped = check(seed, time_limit=0, budget=budget)
+    assert (stopped.ok, stopped.status) == (None, Status.LIMIT)
+    assert stopped.details["stopped_by"] == "the time limit"
 
 
 def two_covers_one_self_avoiding():
     """A 4 x 4 board with two blocked corners: two full covers, one of them
     self-avoiding, and 10 lenient solutions."""
     return seed_board(4, 4, seed=32)[0]
-
-
-def test_large_boards_look_for_a_second_full_cover_near_the_self_avoiding_one(monkeypatch):
-    from search.numberlink import check as module
-    from search.numberlink.check import _Undecided
-
-    def gives_up(*args, **kwargs):
-        raise _Undecided
-
-    monkeypatch.setattr(module, "PROBE_CELLS", 4)  # large, not among the largest
-    monkeypatch.setattr(module, "_decide", _undecided_for("frontier cpsat", module._decide))
-    monkeypatch.setattr(CpSatBackend, "unique", gives_up)
-    report = check(two_covers_one_self_avoiding(), time_limit=30)
-    assert report.verdict == ("NOT WELL-DESIGNED: several lenient solutions; several "
-                              "full-cover solutions")
-    assert report.details["backend"] == "frontier"
-
-
-def test_the_largest_boards_go_on_looking_for_full_covers_when_the_frontier_stops(
-        monkeypatch):
-    from search.numberlink import check as module
-    from search.numberlink.check import _Undecided
-
-    real = CpSatBackend.unique
-
-    def only_with_a_known_cover(self, puzzle, *, time_limit=None):
-        if self.known is None:  # CP-SAT's own side finds nothing
-            raise _Undecided
-        return real(self, puzzle, time_limit=time_limit)
-
-    monkeypatch.setattr(module, "PROBE_CELLS", 4)
-    monkeypatch.setattr(module, "DETOUR_CELLS", 4)
-    monkeypatch.setattr(module, "RACE_STATES", 1)  # the frontier stops at once
-    monkeypatch.setattr(module, "detour", lambda *args, **kwargs: None)
-    monkeypatch.setattr(module, "_decide", _undecided_for("cpsat", module._decide))
-    monkeypatch.setattr(CpSatBackend, "unique", only_with_a_known_cover)
-    report = check(two_covers_one_self_avoiding(), time_limit=30)
-    assert (report.ok, report.details["full_cover_solutions"]) == (False, 2)
-    assert report.details["backend"] == "frontier + cpsat"
-    if module.race.can_race():  # in order, the default engine's frontier is not bounded
-        monkeypatch.setattr(module, "RACE_STATES", 10**9)
-        assert check(two_covers_one_self_avoiding(), time_limit=30).details[
-            "backend"] == "frontier"
-
-
-def test_the_largest_boards_look_for_self_avoiding_full_covers_and_detours(monkeypatch):
-    from search.numberlink import check as module
-    from search.numberlink.check import _Undecided
-
-    def gives_up(*args, **kwargs):
-        raise _Undecided
-
-    monkeypatch.setattr(module, "PROBE_CELLS", 4)
-    monkeypatch.setattr(module, "_decide", _undecided_for("frontier cpsat", module._decide))
-    board = parse(ONE_COVER_AND_A_DETOUR)
-    assert check(board, time_limit=30).status is Status.LIMIT  # not large enough
-    monkeypatch.setattr(module, "DETOUR_CELLS", 4)
-    report = check(board, time_limit=30)
-    assert report.verdict == "NOT WELL-DESIGNED: several lenient solutions"
-    assert (report.details["full_cover_solutions"], report.details["backend"]) == (1, "frontier")
-    # Two self-avoiding full covers decide there without CP-SAT.
-    monkeypatch.setattr(CpSatBackend, "unique", gives_up)
-    report = check(parse("....A\n.BC.C\n..A..\n...B.\n.....\n"), time_limit=30)
-    assert report.verdict.startswith("NOT WELL-DESIGNED: several lenient solutions")
-    assert (report.details["full_cover_solutions"], report.details["backend"]) == (2, "frontier")
-
-
-def test_the_check_counts_and_never_lists_two_solutions(monkeypatch):
-    """Back-pointers for two solutions outgrow memory where a count does not."""
-    from search.numberlink.frontier import FrontierBackend
-
-    def listing(*args, **kwargs):
-        raise AssertionError("the check asked for two solutions")
-
-    monkeypatch.setattr(FrontierBackend, "unique", listing)
-    seed = parse(SEED.read_text())
-    report = check(seed, backend="frontier", time_limit=30)
-    assert report.ok and verify(seed, report.solution) == []
-    assert check(parse("1..\n...\n..1\n"), backend="frontier").status is Status.MULTIPLE
-
-
-def test_a_limit_on_the_full_cover_count_leaves_a_settled_verdict(monkeypatch):
-    from search.core import CountResult
-    from search.numberlink.check import SETTLED_SECONDS
-    from search.numberlink.frontier import FrontierBackend
-
-    real, limits = FrontierBackend.count, []
-
-    def count(self, puzzle, *, limit=None, time_limit=None):
-        if puzzle.full_cover:  # as if this count always ran out of time
-            limits.append(time_limit)
-            return CountResult(Status.LIMIT, 1)
-        return real(self, puzzle, limit=limit, time_limit=time_limit)
-
-    monkeypatch.setattr(FrontierBackend, "count", count)
-    report = check(parse("1..\n...\n..1\n"), backend="frontier", time_limit=30)
-    assert report.verdict == "NOT WELL-DESIGNED: several lenient solutions"
-    assert (report.status, report.details["full_cover_solutions"]) == (Status.MULTIPLE, None)
-    assert limits == [SETTLED_SECONDS]  # the settled count is short under a time limit...
-    check(parse("1..\n...\n..1\n"), backend="frontier")
-    assert limits[1] is None  # ... and unbounded without one
-
-
-def test_large_boards_race_the_frontier_against_cpsat(monkeypatch):
-    from search.numberlink import check as module
-    from search.numberlink import frontier
-
-    seed = parse(SEED.read_text())
-    monkeypatch.setattr(module, "PROBE_CELLS", 4)  # the seed's 7x7 board counts as large
-    monkeypatch.setattr(module, "_decide", _undecided_for("cpsat", module._decide))
-    assert check(seed, time_limit=30).details["backend"] == "frontier"
-    monkeypatch.undo()
-    monkeypatch.setattr(module, "PROBE_CELLS", 4)
-    monkeypatch.setattr(frontier, "MAX_STATES", 1)  # the frontier can decide nothing
-    report = check(seed, time_limit=30)
-    assert (report.ok, report.details["backend"]) == (True, "frontier + cpsat")
-    assert verify(seed, report.solution) == []
-    assert report.effort  # the winner's effort comes back from its process
 
 
 @pytest.mark.parametrize("name", BACKENDS)
@@ -286,12 +240,16 @@ def test_parse_size():
     assert parse_size(None) == (7, 7)
 
 
-@pytest.mark.parametrize("text, code", [(CASES[0][0], 0), (CASES[1][0], 1)])
-def test_check_command_exit_codes(tmp_path, capsys, text, code):
+@pytest.mark.parametrize("backend", [[], ["--backend", "search"]])
+@pytest.mark.parametrize("text, code", [(CASES[0][0], 0), (CASES[1][0], 1), (CASES[2][0], 1)])
+def test_check_command_exit_codes(tmp_path, capsys, text, code, backend):
     path = tmp_path / "p.nl"
     path.write_text(text)
-    assert main(["check", "--backend", "search", str(path)]) == code
-    assert "solutions" in capsys.readouterr().out
+    # the certificate of "the only solution leaves cells empty" is verified
+    # under the lenient rule it obeys, not failed under full cover
+    assert main(["check", *backend, str(path)]) == code
+    out = capsys.readouterr().out
+    assert "solutions" in out and "ERROR" not in out
 
 
 def test_bad_file_exits_2(tmp_path, capsys):
@@ -299,24 +257,3 @@ def test_bad_file_exits_2(tmp_path, capsys):
     path.write_text("| 1 || || 2 |\n| || 1 || |\n")
     assert main(["solve", str(path)]) == 2
     assert "label 2 occurs once" in capsys.readouterr().err
-
-
-def test_a_full_cover_found_already_is_not_looked_for_again(monkeypatch):
-    from search.core import Deadline
-    from search.numberlink import KIND
-    from search.numberlink.check import _decide
-    from search.numberlink.frontier import FrontierBackend
-
-    def no_solving(*args, **kwargs):
-        raise AssertionError("the cover was looked for again")
-
-    seed = parse(SEED.read_text())
-    cover = FrontierBackend().solve(seed.covering()).solution
-    monkeypatch.setattr(FrontierBackend, "solve", no_solving)
-    assert _decide(KIND, seed, "frontier", Deadline(30), {}, cover=cover) == (1, 1, cover)
-    # a full cover that touches itself: it and its shortcut are two lenient solutions
-    board = parse(".2..\n.1.1\n...2\n")
-    touching = Solution((((1, 1), (1, 2), (0, 2), (0, 3), (1, 3)),
-                         ((0, 1), (0, 0), (1, 0), (2, 0), (2, 1), (2, 2), (2, 3))))
-    assert verify(board.covering(), touching) == [] and touches_itself(board, touching)
-    assert _decide(KIND, board, "frontier", Deadline(30), {}, cover=touching)[0] == 2

@@ -7,7 +7,7 @@ import random
 import pytest
 from conftest import INSTANCES
 
-from search.core import Deadline, Status
+from search.core import Deadline, LimitReached, Status
 from search.numberlink.detour import detour, put_back, restrict, stretches, windows
 from search.numberlink.frontier import FrontierBackend
 from search.numberlink.generate import seed_board
@@ -94,9 +94,20 @@ def test_a_unique_solution_has_no_detour():
     assert detour(puzzle, only, Deadline(30)) is None
 
 
-def test_a_deadline_stops_the_sweep():
+def test_a_deadline_stops_the_sweep_without_a_false_none():
     puzzle, solution = seed_board(8, 8, seed=1)
-    assert detour(puzzle.lenient(), solution, Deadline(0)) is None
+    with pytest.raises(LimitReached):  # never "none found" because time ran out
+        detour(puzzle.lenient(), solution, Deadline(0))
+
+
+def test_the_sweep_reports_its_effort_alike_in_two_runs():
+    puzzle, solution = seed_board(8, 8, seed=3)
+    first: dict = {}
+    second: dict = {}
+    found = detour(puzzle.lenient(), solution, Deadline(30), effort=first)
+    again = detour(puzzle.lenient(), solution, Deadline(None), effort=second)
+    assert first == second and first["transitions"] > 0
+    assert (found is None) is (again is None) and (found is None or found == again)
 
 
 def test_a_window_past_its_state_bound_is_given_up():

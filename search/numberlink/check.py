@@ -54,7 +54,8 @@ from search.numberlink.verify import covers, touches_itself, verify
 
 CAP = 2  # counts are capped: 2 means "two or more"
 BOUND_STATES = 200_000  # step 1: states in a frontier level (most boards need far fewer)
-COUNT_STATES = 250_000  # the frontier's exact capped counts behind a verdict
+COUNT_STATES = 250_000  # the frontier's lenient count behind "leaves cells empty"
+DETAIL_STATES = 60_000  # the full-cover count once the verdict is settled (a detail)
 COVER_TIME = 10.0  # step 2: CP-SAT deterministic time for a self-avoiding full cover
 SECOND_COVER_TIME = 1.0  # step 3
 PROOF_TIME = 10.0  # step 4
@@ -78,6 +79,7 @@ class Budget:
 
     bound_states: int = BOUND_STATES
     count_states: int = COUNT_STATES
+    detail_states: int = DETAIL_STATES
     cover_time: float = COVER_TIME
     second_cover_time: float = SECOND_COVER_TIME
     proof_time: float = PROOF_TIME
@@ -171,7 +173,8 @@ def _bound(puzzle: Numberlink, states: int, step: str, budget: Budget, deadline:
     if bound.count == 0:  # no self-avoiding solution: no solution at all
         return Finding(0, 0, (), "lenient", step)
     if bound.count == CAP:  # two lenient solutions; are there two full covers?
-        full = _frontier_two(puzzle.covering(), "full-cover count", budget, deadline, log)
+        full = _frontier_two(puzzle.covering(), "full-cover count", budget.detail_states,
+                         deadline, log)
         if full is not None and len(full) == CAP:
             return Finding(CAP, CAP, full, "full cover", step)
         return Finding(CAP, None if full is None else len(full), bound.solutions,
@@ -180,27 +183,29 @@ def _bound(puzzle: Numberlink, states: int, step: str, budget: Budget, deadline:
     if covers(puzzle, only):
         return Finding(1, 1, (only,), "full cover", step)
     # It leaves cells empty: not well-designed either way; the lenient count says why.
-    lenient = _frontier_two(puzzle.lenient(), "lenient count", budget, deadline, log)
+    lenient = _frontier_two(puzzle.lenient(), "lenient count", budget.count_states,
+                            deadline, log)
     if lenient is None:
         return Finding(None, None, (only,), "lenient", step)
     if len(lenient) == 1:  # the only solution: no full cover
         return Finding(1, 0, lenient, "lenient", step)
-    full = _frontier_two(puzzle.covering(), "full-cover count", budget, deadline, log)
+    full = _frontier_two(puzzle.covering(), "full-cover count", budget.detail_states,
+                         deadline, log)
     if full is not None and len(full) == CAP:
         return Finding(CAP, CAP, full, "full cover", step)
     return Finding(CAP, None if full is None else len(full), lenient, "lenient", step)
 
 
-def _frontier_two(rules: Numberlink, step: str, budget: Budget, deadline: Deadline,
+def _frontier_two(rules: Numberlink, step: str, states: int, deadline: Deadline,
                   log: _Log) -> tuple[Solution, ...] | None:
     """Up to two solutions under ``rules`` by the frontier (all there are, if
-    fewer), or None past the budget."""
-    engine = FrontierBackend(max_states=budget.count_states)
+    fewer), or None past ``states`` states in a level."""
+    engine = FrontierBackend(max_states=states)
     found = engine.unique(rules, time_limit=deadline.remaining())
     if found.status is Status.LIMIT:
         if deadline.expired():
             raise LimitReached
-        log.add(step, "frontier", f"over {budget.count_states} states", found.effort)
+        log.add(step, "frontier", f"over {states} states", found.effort)
         return None
     log.add(step, "frontier", f"{len(found.solutions)} found", found.effort)
     return found.solutions
