@@ -18,12 +18,14 @@ behind each):
 
 1. ``bound``: the frontier's self-avoiding bound (``FrontierBackend.
    self_avoiding_bound``), within BOUND_STATES states.  Decides most boards
-   outright, with its certificates.
+   outright, with its certificates.  Boards of LARGE_CELLS open cells and
+   more skip it: there it mostly runs out of states, and the next steps
+   decide sooner.
 2. ``cover``: a self-avoiding full cover S by CP-SAT.  None: not
    well-designed (the one solution of a well-designed puzzle is one).
-3. ``second-cover``: a second full cover by CP-SAT, S forbidden.
-4. ``proof``: a canonical lenient solution other than S by CP-SAT; none
+3. ``proof``: a canonical lenient solution other than S by CP-SAT; none
    proves the puzzle well-designed.
+4. ``second-cover``: a second full cover by CP-SAT, S forbidden.
 5. ``detour (full cover)``: a second full cover that re-routes S inside a
    small window (``detour``).
 6. ``detour (lenient)``: a second lenient solution near S, likewise.
@@ -56,10 +58,12 @@ CAP = 2  # counts are capped: 2 means "two or more"
 BOUND_STATES = 200_000  # step 1: states in a frontier level (most boards need far fewer)
 COUNT_STATES = 250_000  # the frontier's lenient count behind "leaves cells empty"
 DETAIL_STATES = 60_000  # the full-cover count once the verdict is settled (a detail)
+DETAIL_TIME = 0.2  # likewise by CP-SAT, in deterministic seconds
 COVER_TIME = 10.0  # step 2: CP-SAT deterministic time for a self-avoiding full cover
-SECOND_COVER_TIME = 1.0  # step 3
-PROOF_TIME = 10.0  # step 4
+PROOF_TIME = 10.0  # step 3
+SECOND_COVER_TIME = 1.0  # step 4
 LARGE_STATES = 4_000_000  # step 7
+LARGE_CELLS = 196  # boards with this many open cells (14 x 14) skip step 1
 LINEARIZATION = 2  # CP-SAT's for a first solution (cpmodels.numberlink's)
 SEED = 0  # CP-SAT's random seed; one worker, so its search is a function of the model
 
@@ -80,10 +84,12 @@ class Budget:
     bound_states: int = BOUND_STATES
     count_states: int = COUNT_STATES
     detail_states: int = DETAIL_STATES
+    detail_time: float = DETAIL_TIME
     cover_time: float = COVER_TIME
     second_cover_time: float = SECOND_COVER_TIME
     proof_time: float = PROOF_TIME
     large_states: int = LARGE_STATES
+    large_cells: int = LARGE_CELLS
 
 
 @dataclass(frozen=True)
@@ -142,16 +148,18 @@ def check(puzzle: Numberlink, *, backend: str | None = None,
 
 def _pipeline(puzzle: Numberlink, deadline: Deadline, budget: Budget,
               log: _Log) -> Finding | None:
-    found = _bound(puzzle, budget.bound_states, "bound", budget, deadline, log)
-    if found is not None:
-        return found
+    large = len(puzzle.open_cells) >= budget.large_cells
+    if not large:
+        found = _bound(puzzle, budget.bound_states, "bound", budget, deadline, log)
+        if found is not None:
+            return found
     cover = _cpsat_solve(puzzle.covering(), "cover", budget.cover_time, deadline, log,
                          no_self_touch=True)
     if cover is False:  # no self-avoiding full cover
         return _without_cover(puzzle, budget, deadline, log)
     if cover is not None:
-        found = (_second_cover(puzzle, cover, budget, deadline, log)
-                 or _proof(puzzle, cover, budget, deadline, log)
+        found = (_proof(puzzle, cover, budget, deadline, log)
+                 or _second_cover(puzzle, cover, budget.second_cover_time, deadline, log)
                  or _detour(puzzle.covering(), cover, deadline, log)
                  or _detour(puzzle.lenient(), cover, deadline, log))
         if found is not None:
@@ -240,13 +248,13 @@ def _detour(rules: Numberlink, cover: Solution, deadline: Deadline,
     return Finding(CAP, CAP if rules.full_cover else None, (cover, other), rule, "detour")
 
 
-def _second_cover(puzzle: Numberlink, cover: Solution, budget: Budget, deadline: Deadline,
+def _second_cover(puzzle: Numberlink, cover: Solution, work: float, deadline: Deadline,
                   log: _Log) -> Finding | None:
-    """Step 3: a full cover other than S, by CP-SAT without its LP relaxation
-    (Janko 17x17 #186's second cover, which touches itself: 0.4 deterministic
-    s at linearization level 0, none in 20 at level 2)."""
-    other = _cpsat_solve(puzzle.covering(), "second-cover", budget.second_cover_time,
-                         deadline, log, forbid=cover, linearization=0)
+    """Step 4: a full cover other than S, by CP-SAT without its LP relaxation
+    (Janko 17x17 #186's second cover, which touches itself: 0.37
+    deterministic s at linearization level 0, none in 20 at level 2)."""
+    other = _cpsat_solve(puzzle.covering(), "second-cover", work, deadline, log,
+                         forbid=cover, linearization=0)
     if not other:
         return None
     return Finding(CAP, CAP, (cover, other), "full cover", "second-cover", "cpsat")
@@ -254,17 +262,25 @@ def _second_cover(puzzle: Numberlink, cover: Solution, budget: Budget, deadline:
 
 def _proof(puzzle: Numberlink, cover: Solution, budget: Budget, deadline: Deadline,
            log: _Log) -> Finding | None:
-    """Step 4: a canonical lenient solution other than S, or a proof there is
-    none.  One that covers every cell is a second full cover."""
+    """Step 3: a canonical lenient solution other than S, or a proof there is
+    none.  One that covers every cell is a second full cover; one that does
+    not settles the verdict, and a short look for a second full cover
+    (DETAIL_TIME) fills in the full-cover count and, if it finds one, gives
+    two full covers as the certificates."""
     other = _cpsat_solve(puzzle.lenient(), "proof", budget.proof_time, deadline, log,
                          no_self_touch=True, canonical=True, forbid=cover, linearization=0)
     if other is False:
         return Finding(1, 1, (cover,), "full cover", "proof", "cpsat")
-    if other and covers(puzzle, other):
+    if not other:
+        return None
+    if covers(puzzle, other):
         return Finding(CAP, CAP, (cover, other), "full cover", "proof", "cpsat")
-    if other:
-        return Finding(CAP, None, (cover, other), "lenient", "proof", "cpsat")
-    return None
+    look = _cpsat_solve(puzzle.covering(), "full-cover count", budget.detail_time, deadline,
+                        log, forbid=cover, linearization=0)
+    if look:
+        return Finding(CAP, CAP, (cover, look), "full cover", "proof", "cpsat")
+    return Finding(CAP, None if look is None else 1, (cover, other), "lenient", "proof",
+                   "cpsat")
 
 
 # ---------------------------------------------------------------- CP-SAT
