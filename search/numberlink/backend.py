@@ -20,4 +20,4 @@ class NumberlinkBackend(Backend[Numberlink, Solution]):
 
     def check(self, puzzle: Numberlink, *, time_limit: float | None = None) -> CheckReport:
         self.offers("check")
-        return check.check(puzzle, backend=self.name, time_limit=time_limit)
+        return check.check(puzzle, backend=self, time_limit=time_limit)

@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from search.core import (
+    Backend,
     CheckReport,
     Deadline,
     LimitReached,
@@ -127,11 +128,11 @@ class _Log:
         self.last = now
 
 
-def check(puzzle: Numberlink, *, backend: str | None = None,
+def check(puzzle: Numberlink, *, backend: str | Backend | None = None,
           time_limit: float | None = None, budget: Budget = Budget()) -> CheckReport:
     """The verdict with its certificates; see the module text.  ``backend``
-    names one engine to answer by itself (two ``unique`` calls, one per
-    rule) instead of the pipeline."""
+    (a name, or a backend with its options) answers by itself instead of the
+    pipeline: its ``unique`` under each rule."""
     start, deadline, log = time.perf_counter(), Deadline(time_limit), _Log()
     try:
         if backend is None:
@@ -345,20 +346,23 @@ def _cpsat_two(rules: Numberlink, step: str, work: float, deadline: Deadline,
 # ---------------------------------------------------------------- one backend
 
 
-def _by_backend(puzzle: Numberlink, name: str, deadline: Deadline, log: _Log) -> Finding:
+def _by_backend(puzzle: Numberlink, backend: str | Backend, deadline: Deadline,
+                log: _Log) -> Finding:
     """Both counts (capped) by one backend's ``unique`` under each rule."""
     from search.numberlink import KIND  # the registry loads backends on demand
 
+    engine = KIND.backend(backend) if isinstance(backend, str) else backend
+    name = engine.name
     found = {}
     for rule, rules in (("lenient", puzzle.lenient()), ("full cover", puzzle.covering())):
-        result = KIND.backend(name).unique(rules, time_limit=deadline.remaining())
+        result = engine.unique(rules, time_limit=deadline.remaining())
         log.add(rule, name, str(result.status), dict(result.effort))
         if result.status is Status.LIMIT:
             raise LimitReached
         found[rule] = result.solutions
     lenient, full = found["lenient"], found["full cover"]
-    if len(full) == CAP:
-        return Finding(CAP, CAP, full, "full cover", "unique", name)
+    if len(full) == CAP or (len(lenient) == 1 and len(full) == 1):
+        return Finding(len(lenient), len(full), full, "full cover", "unique", name)
     return Finding(len(lenient), len(full), lenient, "lenient", "unique", name)
 
 
@@ -372,8 +376,9 @@ def _report(puzzle: Numberlink, found: Finding | None, log: _Log, start: float,
     wall = time.perf_counter() - start
     if found is None:
         details["stopped_by"] = stopped_by
-        return CheckReport(None, f"UNDECIDED ({stopped_by} stopped it)", Status.LIMIT,
-                           details, None, wall, log.effort)
+        return CheckReport(ok=None, verdict=f"UNDECIDED ({stopped_by} stopped it)",
+                           status=Status.LIMIT, details=details, wall=wall,
+                           effort=log.effort)
     _certified(puzzle, found)
     reasons = []
     if found.lenient == 0:
@@ -393,9 +398,9 @@ def _report(puzzle: Numberlink, found: Finding | None, log: _Log, start: float,
     details.update({"lenient_solutions": found.lenient, "full_cover_solutions": found.full,
                     "certificate_rule": found.rule, "step": found.step})
     rules = puzzle.lenient() if found.rule == "lenient" else puzzle.covering()
-    return CheckReport(ok, verdict, status, details, found.solutions[0] if found.solutions
-                       else None, wall, log.effort, solutions=found.solutions,
-                       engine=f"{found.engine} ({found.step})", rules=rules)
+    return CheckReport(ok=ok, verdict=verdict, status=status, details=details,
+                       solutions=found.solutions, engine=f"{found.engine} ({found.step})",
+                       rules=rules, wall=wall, effort=log.effort)
 
 
 def _certified(puzzle: Numberlink, found: Finding) -> None:
