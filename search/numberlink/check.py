@@ -23,9 +23,10 @@ behind each):
    decide sooner.
 2. ``cover``: a self-avoiding full cover S by CP-SAT.  None: not
    well-designed (the one solution of a well-designed puzzle is one).
-3. ``proof``: a canonical lenient solution other than S by CP-SAT; none
+3. ``second-cover``: a second full cover by CP-SAT, S forbidden (a short
+   look: where there is one, it mostly comes at once).
+4. ``proof``: a canonical lenient solution other than S by CP-SAT; none
    proves the puzzle well-designed.
-4. ``second-cover``: a second full cover by CP-SAT, S forbidden.
 5. ``detour (full cover)``: a second full cover that re-routes S inside a
    small window (``detour``).
 6. ``detour (lenient)``: a second lenient solution near S, likewise.
@@ -59,10 +60,9 @@ CAP = 2  # counts are capped: 2 means "two or more"
 BOUND_STATES = 200_000  # step 1: states in a frontier level (most boards need far fewer)
 COUNT_STATES = 250_000  # the frontier's lenient count behind "leaves cells empty"
 DETAIL_STATES = 60_000  # the full-cover count once the verdict is settled (a detail)
-DETAIL_TIME = 0.2  # likewise by CP-SAT, in deterministic seconds
 COVER_TIME = 10.0  # step 2: CP-SAT deterministic time for a self-avoiding full cover
-PROOF_TIME = 10.0  # step 3
-SECOND_COVER_TIME = 1.0  # step 4
+SECOND_COVER_TIME = 0.25  # step 3 (second full covers mostly take 0.01-0.04)
+PROOF_TIME = 10.0  # step 4
 LARGE_STATES = 4_000_000  # step 7
 LARGE_CELLS = 196  # boards with this many open cells (14 x 14) skip step 1
 LINEARIZATION = 2  # CP-SAT's for a first solution (cpmodels.numberlink's)
@@ -85,7 +85,6 @@ class Budget:
     bound_states: int = BOUND_STATES
     count_states: int = COUNT_STATES
     detail_states: int = DETAIL_STATES
-    detail_time: float = DETAIL_TIME
     cover_time: float = COVER_TIME
     second_cover_time: float = SECOND_COVER_TIME
     proof_time: float = PROOF_TIME
@@ -159,8 +158,11 @@ def _pipeline(puzzle: Numberlink, deadline: Deadline, budget: Budget,
     if cover is False:  # no self-avoiding full cover
         return _without_cover(puzzle, budget, deadline, log)
     if cover is not None:
-        found = (_proof(puzzle, cover, budget, deadline, log)
-                 or _second_cover(puzzle, cover, budget.second_cover_time, deadline, log)
+        other = _cpsat_solve(puzzle.covering(), "second-cover", budget.second_cover_time,
+                             deadline, log, forbid=cover, linearization=0)
+        if other:  # two full covers are two lenient solutions
+            return Finding(CAP, CAP, (cover, other), "full cover", "second-cover", "cpsat")
+        found = (_proof(puzzle, cover, 1 if other is False else None, budget, deadline, log)
                  or _detour(puzzle.covering(), cover, deadline, log)
                  or _detour(puzzle.lenient(), cover, deadline, log))
         if found is not None:
@@ -249,25 +251,10 @@ def _detour(rules: Numberlink, cover: Solution, deadline: Deadline,
     return Finding(CAP, CAP if rules.full_cover else None, (cover, other), rule, "detour")
 
 
-def _second_cover(puzzle: Numberlink, cover: Solution, work: float, deadline: Deadline,
-                  log: _Log) -> Finding | None:
-    """Step 4: a full cover other than S, by CP-SAT without its LP relaxation
-    (Janko 17x17 #186's second cover, which touches itself: 0.37
-    deterministic s at linearization level 0, none in 20 at level 2)."""
-    other = _cpsat_solve(puzzle.covering(), "second-cover", work, deadline, log,
-                         forbid=cover, linearization=0)
-    if not other:
-        return None
-    return Finding(CAP, CAP, (cover, other), "full cover", "second-cover", "cpsat")
-
-
-def _proof(puzzle: Numberlink, cover: Solution, budget: Budget, deadline: Deadline,
-           log: _Log) -> Finding | None:
-    """Step 3: a canonical lenient solution other than S, or a proof there is
-    none.  One that covers every cell is a second full cover; one that does
-    not settles the verdict, and a short look for a second full cover
-    (DETAIL_TIME) fills in the full-cover count and, if it finds one, gives
-    two full covers as the certificates."""
+def _proof(puzzle: Numberlink, cover: Solution, full: int | None, budget: Budget,
+           deadline: Deadline, log: _Log) -> Finding | None:
+    """Step 4: a canonical lenient solution other than S, or a proof there is
+    none; ``full``: the full-cover count after step 3 (None: not settled)."""
     other = _cpsat_solve(puzzle.lenient(), "proof", budget.proof_time, deadline, log,
                          no_self_touch=True, canonical=True, forbid=cover, linearization=0)
     if other is False:
@@ -276,12 +263,7 @@ def _proof(puzzle: Numberlink, cover: Solution, budget: Budget, deadline: Deadli
         return None
     if covers(puzzle, other):
         return Finding(CAP, CAP, (cover, other), "full cover", "proof", "cpsat")
-    look = _cpsat_solve(puzzle.covering(), "full-cover count", budget.detail_time, deadline,
-                        log, forbid=cover, linearization=0)
-    if look:
-        return Finding(CAP, CAP, (cover, look), "full cover", "proof", "cpsat")
-    return Finding(CAP, None if look is None else 1, (cover, other), "lenient", "proof",
-                   "cpsat")
+    return Finding(CAP, full, (cover, other), "lenient", "proof", "cpsat")
 
 
 # ---------------------------------------------------------------- CP-SAT
