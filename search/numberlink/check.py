@@ -105,10 +105,6 @@ class Finding:
     engine: str = "frontier"
 
 
-class _Spent(Exception):
-    """A step's work budget ran out (deterministic, unlike LimitReached)."""
-
-
 @dataclass
 class _Log:
     """The steps run, each with its outcome and effort, in order."""
@@ -185,7 +181,7 @@ def _bound(puzzle: Numberlink, states: int, step: str, budget: Budget, deadline:
         return Finding(0, 0, (), "lenient", step)
     if bound.count == CAP:  # two lenient solutions; are there two full covers?
         full = _frontier_two(puzzle.covering(), "full-cover count", budget.detail_states,
-                         deadline, log)
+                             deadline, log)
         if full is not None and len(full) == CAP:
             return Finding(CAP, CAP, full, "full cover", step)
         return Finding(CAP, None if full is None else len(full), bound.solutions,
