@@ -51,7 +51,6 @@ from search.core import (
     add_effort,
 )
 from search.numberlink.detour import detour
-from search.numberlink.frontier import FrontierBackend
 from search.numberlink.frontier_board import TooWide
 from search.numberlink.model import Numberlink, Solution
 from search.numberlink.verify import covers, touches_itself, verify
@@ -169,6 +168,8 @@ def _pipeline(puzzle: Numberlink, deadline: Deadline, budget: Budget,
 def _bound(puzzle: Numberlink, states: int, step: str, budget: Budget, deadline: Deadline,
            log: _Log) -> Finding | None:
     """Steps 1 and 7: the frontier's self-avoiding bound B, capped at 2."""
+    from search.numberlink.frontier import FrontierBackend  # numpy, on first use
+
     engine = FrontierBackend(max_states=states)
     try:
         bound = engine.self_avoiding_bound(puzzle, cap=CAP, deadline=deadline)
@@ -207,6 +208,8 @@ def _frontier_two(rules: Numberlink, step: str, states: int, deadline: Deadline,
                   log: _Log) -> tuple[Solution, ...] | None:
     """Up to two solutions under ``rules`` by the frontier (all there are, if
     fewer), or None past ``states`` states in a level."""
+    from search.numberlink.frontier import FrontierBackend
+
     engine = FrontierBackend(max_states=states)
     found = engine.unique(rules, time_limit=deadline.remaining())
     if found.status is Status.LIMIT:
