@@ -53,12 +53,13 @@ from search.numberlink.backend import NumberlinkBackend
 from search.numberlink.model import Cell, Numberlink, Solution
 from search.numberlink.verify import covers, touches_itself, verify
 
-ROUTE_SECONDS = 3.0  # at most a third of the time limit
 # The LP relaxation of the circuit (level 2: with cuts) guides the search on
 # large boards: the 7 Janko 25x25 and 36x20 puzzles that reached 20 s at the
 # default level take 2-18 s.
 LINEARIZATION = 2
-FIRST_LOOK_SECONDS = 1.0  # blocking under the lenient rule: each short look for a first solution
+# blocking under the lenient rule: each short look for a first solution, in
+# CP-SAT's deterministic seconds (work, not time: the same look on any machine)
+FIRST_LOOK_WORK = 1.0
 
 
 class CircuitModel:
@@ -251,7 +252,13 @@ class CpSatBackend(NumberlinkBackend):
         """Paths that never touch themselves first (complete under the lenient
         rule, there hinted by the router); under full cover, the plain model
         when that finds nothing."""
-        start, deadline = time.perf_counter(), Deadline(time_limit)
+        return self._solve(puzzle, Deadline(time_limit))
+
+    def _solve(self, puzzle: Numberlink, deadline: Deadline,
+               work: float | None = None) -> SolveResult:
+        """``solve`` before ``deadline``, each model within ``work``
+        deterministic seconds (None: no bound; LIMIT when it runs out)."""
+        start = time.perf_counter()
         if not puzzle.pairs:
             found = next(_pairless(puzzle), None)
             return SolveResult(Status.UNSAT if found is None else Status.SOLVED, found,
@@ -261,8 +268,7 @@ class CpSatBackend(NumberlinkBackend):
         result = Status.UNSAT, None
         routed = None
         if not puzzle.full_cover:
-            budget = ROUTE_SECONDS if time_limit is None else min(ROUTE_SECONDS, time_limit / 3)
-            routed = route(puzzle, seconds=budget)
+            routed = route(puzzle, deadline=deadline)
             if routed is not None and verify(puzzle, routed):
                 routed = None  # cannot happen: the router's paths share no cell
         for nst in passes:
@@ -274,7 +280,7 @@ class CpSatBackend(NumberlinkBackend):
                 break
             if routed is not None:
                 built.hint(routed)
-            status, solver = self._solve_model(built, deadline.remaining(), total)
+            status, solver = self._solve_model(built, deadline.remaining(), total, work)
             if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
                 result = Status.SOLVED, built.reader()(solver)
                 break
@@ -285,10 +291,14 @@ class CpSatBackend(NumberlinkBackend):
         return SolveResult(result[0], result[1], time.perf_counter() - start, dict(total))
 
     def _solve_model(self, built: CircuitModel, time_limit: float | None,
-                     total: dict[str, float]) -> tuple[int, cp_model.CpSolver]:
-        """One solve of ``built``, its effort added to ``total``."""
+                     total: dict[str, float], work: float | None = None
+                     ) -> tuple[int, cp_model.CpSolver]:
+        """One solve of ``built`` within ``work`` deterministic seconds, its
+        effort added to ``total``."""
         solver = make_solver(time_limit=time_limit, workers=self.workers, seed=self.seed)
         solver.parameters.linearization_level = LINEARIZATION
+        if work is not None:
+            solver.parameters.max_deterministic_time = work
         status = solver.solve(built.model)
         add_effort(total, effort(solver))
         return status, solver
@@ -367,12 +377,12 @@ class CpSatBackend(NumberlinkBackend):
         full-cover model (a full cover is a lenient solution, and CP-SAT
         finds one in 0.1 s on Janko 17 x 17 boards where the lenient model
         finds none in 10 s); then the lenient model in the time left."""
-        looks = [(puzzle, FIRST_LOOK_SECONDS), (puzzle.covering(), FIRST_LOOK_SECONDS),
+        looks = [(puzzle, FIRST_LOOK_WORK), (puzzle.covering(), FIRST_LOOK_WORK),
                  (puzzle, None)] if not puzzle.full_cover else [(puzzle, None)]
-        for rules, seconds in looks:
-            found = self.solve(rules, time_limit=deadline.remaining(seconds))
+        for rules, work in looks:
+            found = self._solve(rules, deadline, work)
             add_effort(total, found.effort)
-            if found.solution is not None or seconds is None:
+            if found.solution is not None or work is None:
                 return found
             if found.status is not Status.LIMIT and rules is puzzle:
                 return found  # no solution at all (or an error)

@@ -12,8 +12,8 @@ so a routing without shared cells obeys the no-self-touch model.
 from __future__ import annotations
 
 import heapq
-import time
 
+from search.core import Deadline
 from search.numberlink.model import Cell, Numberlink, Solution
 
 HUG = 0.15  # extra cost per label-free neighbour: paths hug walls and labels
@@ -47,9 +47,13 @@ def _cheapest(puzzle: Numberlink, k: int, cost: dict[Cell, float], roomy: dict[C
     return None
 
 
-def route(puzzle: Numberlink, *, seconds: float, rounds: int = 200) -> Solution | None:
-    """Paths that share no cell, if found within ``seconds`` and ``rounds``."""
-    stop = time.perf_counter() + seconds
+ROUNDS = 40  # rounds of rip-up and reroute: work, so the answer does not hang on the load
+
+
+def route(puzzle: Numberlink, *, rounds: int = ROUNDS,
+          deadline: Deadline | None = None) -> Solution | None:
+    """Paths that share no cell, if found within ``rounds`` (and before the
+    user's ``deadline``)."""
     history: dict[Cell, float] = {}
     paths: dict[int, list[Cell]] = {}
     users: dict[Cell, int] = {}
@@ -58,7 +62,7 @@ def route(puzzle: Numberlink, *, seconds: float, rounds: int = 200) -> Solution 
     pressure = 0.5
     for _ in range(rounds):
         for k in range(len(puzzle.pairs)):
-            if time.perf_counter() > stop:
+            if deadline is not None and deadline.expired():
                 return None
             for cell in paths.pop(k, ()):
                 users[cell] -= 1

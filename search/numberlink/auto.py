@@ -71,7 +71,7 @@ class AutoBackend(NumberlinkBackend):
         from search.numberlink import KIND
         from search.numberlink.verify import verify
 
-        routed = route(puzzle, seconds=float("inf"), rounds=self.opts.route_rounds)
+        routed = route(puzzle, rounds=self.opts.route_rounds, deadline=deadline)
         if routed is not None and not verify(puzzle, routed):
             return SolveResult(Status.SOLVED, routed), "router"
         covered = KIND.backend("links", max_nodes=self.opts.cover_nodes).solve(
