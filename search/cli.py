@@ -213,11 +213,21 @@ def run_check(kind_: PuzzleKind, puzzle: Any, file: str, backend: str | None,
     return with_evidence(kind_, report.rules or puzzle, report.solutions, answer)
 
 
+def _error(answer: Answer, reason: str) -> Answer:
+    """An answer whose evidence does not hold: ERROR, with the reason."""
+    answer.status = Status.ERROR
+    answer.fields["ok"] = False
+    answer.fields["reasons"] = [reason]
+    return answer
+
+
 def with_evidence(kind_: PuzzleKind, puzzle: Any, solutions: tuple[Any, ...],
                   answer: Answer) -> Answer:
     """Attach the solutions behind an answer once the verifier has passed each
     (ERROR if one fails, or if two are the same): one as ``solution``, two as
     ``solutions`` with the cells where they part."""
+    if answer.status is Status.MULTIPLE and len(solutions) < 2:
+        return _error(answer, "the backend says MULTIPLE without two solutions to show")
     if len(solutions) < 2:
         return _verified(kind_, puzzle, solutions[0], answer) if solutions else answer
     for solution in solutions:
@@ -226,10 +236,7 @@ def with_evidence(kind_: PuzzleKind, puzzle: Any, solutions: tuple[Any, ...],
             return _verified(kind_, puzzle, solution, answer)
     first, second = solutions[:2]
     if kind_.call("key", puzzle, first) == kind_.call("key", puzzle, second):
-        answer.status = Status.ERROR
-        answer.fields["ok"] = False
-        answer.fields["reasons"] = ["the backend's two solutions are the same"]
-        return answer
+        return _error(answer, "the backend's two solutions are the same")
     answer.fields["solutions"] = [kind_.call("solution_json", puzzle, s) for s in (first, second)]
     texts = [kind_.call("format_solution", puzzle, s).rstrip("\n") for s in (first, second)]
     parts = [f"solution A:\n{texts[0]}", f"solution B:\n{texts[1]}"]

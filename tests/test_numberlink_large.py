@@ -123,6 +123,19 @@ def test_large_boards_use_links():
     assert verify(puzzle, result.solution) == []
 
 
+def test_small_boards_search_leaves_go_to_the_frontier():
+    """ADC 2015 Q08 (11 x 12, 8 pairs, wide empty regions): past search's node
+    budget, the frontier finds a full cover."""
+    from search.numberlink.io import parse
+
+    path = ROOT / "instances" / "numberlink" / "adc2015" / "Q08.txt"
+    puzzle = parse(path.read_text(), str(path))
+    result = KIND.backend("auto").solve(puzzle)
+    assert result.status is Status.SOLVED and result.message == "engine: frontier"
+    assert verify(puzzle, result.solution) == []
+    assert result.effort["search_nodes"] > 50_000  # search's budget ran out first
+
+
 def test_small_solve_does_not_import_ortools():
     code = ("import sys, runpy; sys.argv = ['search', 'solve', '--puzzle', 'numberlink', "
             f"{str(SEED_7X7)!r}]\n"

@@ -2,8 +2,12 @@
 
 Under the lenient rule the quick answers come first: the router's paths, and
 a full cover by ``links`` (``_lenient_shortcuts``).  Then small boards go to
-the hand-written ``search`` (it starts in a blink and OR-Tools' import alone
-costs about 1.5 s); larger full-cover ones to ``links``, the
+the hand-written ``search`` within a node budget (it starts in a blink and
+OR-Tools' import alone costs about 1.5 s); narrow boards, or small ones that
+search leaves undecided, to the frontier within a state budget (its states
+grow with the width, not the length: ADC Q08, 11 x 12 with 8 pairs and wide
+empty regions, defeats search and takes the frontier 50 k states); larger
+full-cover ones to ``links``, the
 link-propagation search, within a node budget, and what it leaves undecided
 to CP-SAT; larger lenient ones to CP-SAT (``links`` barely prunes when cells
 may stay empty: ADC 2015, 2 of 17 in 100 k nodes).  Every budget is
@@ -20,7 +24,10 @@ from search.core import Deadline, SolveResult, Status, add_effort
 from search.numberlink.backend import NumberlinkBackend
 from search.numberlink.model import Numberlink
 
-SMALL_CELLS = 144  # up to 12 x 12: the plain search answers before CP-SAT has loaded
+SMALL_CELLS = 144  # up to 12 x 12: the plain search answers before CP-SAT has loaded...
+SMALL_NODES = 50_000  # ... mostly within a few hundred nodes; past this many,
+NARROW = 14  # a board this narrow goes to the frontier (its states grow with the width)
+FRONTIER_STATES = 1_000_000  # within this many states in a level (ADC Q08, 12 wide: 50 k)
 LINKS_NODES = 30_000  # then CP-SAT (a 40 x 40 board needs 1-15 k on a good day)
 ROUTE_ROUNDS = 40  # router rounds under the lenient rule
 COVER_NODES = 10_000  # links looking for a full cover of a lenient board (ADC Q07: 6.7 k)
@@ -35,6 +42,9 @@ class AutoBackend(NumberlinkBackend):
     @dataclass(frozen=True)
     class Options:
         small_cells: int = SMALL_CELLS
+        small_nodes: int = SMALL_NODES
+        narrow: int = NARROW
+        frontier_states: int = FRONTIER_STATES
         links_nodes: int = LINKS_NODES
         route_rounds: int = ROUTE_ROUNDS
         cover_nodes: int = COVER_NODES
@@ -49,8 +59,17 @@ class AutoBackend(NumberlinkBackend):
             if found is not None:
                 return self._named(*found, total, started)
         if len(puzzle.open_cells) <= self.opts.small_cells:
-            return self._named(KIND.backend("search").solve(
-                puzzle, time_limit=deadline.remaining()), "search", total, started)
+            found = KIND.backend("search", max_nodes=self.opts.small_nodes).solve(
+                puzzle, time_limit=deadline.remaining())
+            if found.status is not Status.LIMIT or deadline.expired():
+                return self._named(found, "search", total, started)
+            add_effort(total, {f"search_{k}": v for k, v in found.effort.items()})
+        if min(puzzle.height, puzzle.width) <= self.opts.narrow:
+            found = KIND.backend("frontier", max_states=self.opts.frontier_states).solve(
+                puzzle, time_limit=deadline.remaining())
+            if found.status is not Status.LIMIT or deadline.expired():
+                return self._named(found, "frontier", total, started)
+            add_effort(total, {f"frontier_{k}": v for k, v in found.effort.items()})
         if puzzle.full_cover:
             found = KIND.backend("links", max_nodes=self.opts.links_nodes).solve(
                 puzzle, time_limit=deadline.remaining())

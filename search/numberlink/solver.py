@@ -49,8 +49,10 @@ class Board:
     from ``b``; the path is complete when the two heads join.
     """
 
-    def __init__(self, puzzle: Numberlink, *, no_self_touch: bool):
+    def __init__(self, puzzle: Numberlink, *, no_self_touch: bool,
+                 max_nodes: int | None = None):
         self.puzzle = puzzle
+        self.max_nodes = max_nodes  # a budget of work: past it, LimitReached
         self.full_cover = puzzle.full_cover
         self.no_self_touch = no_self_touch
         w = self.stride = puzzle.width + 2
@@ -499,6 +501,8 @@ class Board:
         self.nodes += 1
         if not self.nodes & 1023:
             deadline.check()
+        if self.max_nodes is not None and self.nodes > self.max_nodes:
+            raise LimitReached
         seen: dict[int, list[int]] = {}
         picked = self.pick(group, seen)
         if picked is None:
@@ -595,6 +599,7 @@ class SearchBackend(NumberlinkBackend):
     @dataclass(frozen=True)
     class Options:
         no_self_touch: bool = False  # only paths that never run beside themselves
+        max_nodes: int | None = None  # a budget of work: past it, LIMIT
 
     name = "search"
 
@@ -605,7 +610,7 @@ class SearchBackend(NumberlinkBackend):
     def solutions(self, puzzle: Numberlink, *, time_limit: float | None = None,
                   no_self_touch: bool | None = None) -> Iterator[Solution]:
         nst = self.no_self_touch if no_self_touch is None else no_self_touch
-        board = Board(puzzle, no_self_touch=nst)
+        board = Board(puzzle, no_self_touch=nst, max_nodes=self.opts.max_nodes)
         self.effort = {"nodes": 0}
         try:
             for solution in board.run(Deadline(time_limit)):
