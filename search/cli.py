@@ -144,6 +144,10 @@ class Answer:
         if self.backend != "-":
             head += f" ({figures})"
         for key, value in self.fields.get("details", {}).items():
+            if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+                head += f"\n  {key}:" + "".join(
+                    "\n    " + ", ".join(f"{k} {v}" for k, v in row.items()) for row in value)
+                continue
             head += f"\n  {key}: {'not counted (a limit)' if value is None else value}"
         for line in self.fields.get("reasons", []):
             head += f"\n  {line}"
@@ -370,6 +374,10 @@ def _overtime(path: str, args: Any) -> Answer:
                   args.time_limit, fields={"message": reason, "limit": "time"})
 
 
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'s' * (n != 1)}"
+
+
 @dataclass
 class Tally:
     """What a run over many files answered, for its summary line."""
@@ -393,9 +401,9 @@ class Tally:
     def summary(self) -> str:
         answers = sum(self.statuses.values())
         words = ", ".join(f"{n} {status.lower()}" for status, n in self.statuses.most_common())
-        line = f"gridcp: {answers} answers ({words or 'none'})"
+        line = f"gridcp: {_plural(answers, 'answer')} ({words or 'none'})"
         if self.bad:
-            line += f", {self.bad} unreadable files"
+            line += f", {_plural(self.bad, 'unreadable file')}"
         if self.matched or self.differ:
             line += ("; every answer matches the manifest" if not self.differ
                      else f"; {self.differ} differ from the manifest")

@@ -142,3 +142,10 @@ def test_known_answers_over_every_backend(puzzle, name, call, row) -> None:
     assert all(kind_.call("verify", instance, s) == [] for s in found)
     if result.status is Status.MULTIPLE:
         assert len({kind_.call("key", instance, s) for s in found}) == 2
+
+
+def test_the_readme_backend_table_is_the_declarations() -> None:
+    from search.catalogue import table
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    assert table() in readme, "README's backend table differs from `gridcp backends`"
