@@ -182,3 +182,19 @@ def _variants(kind_: PuzzleKind, puzzle: Any, path: str, args: Any,
     return [Variant(labelled(path, rules), rules,
                     kind_.call("apply_options", puzzle, with_defaults(kind_, rules)))
             for rules in listed]
+
+
+def version() -> str:
+    """gridcp's version: the installed package's, else the checkout's pyproject.toml."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("gridcp")
+    except metadata.PackageNotFoundError:
+        import tomllib
+
+        pyproject = Path(__file__).resolve().parent.parent / "pyproject.toml"
+        try:
+            return tomllib.loads(pyproject.read_text())["project"]["version"]
+        except (OSError, KeyError, tomllib.TOMLDecodeError):
+            return "unknown"

@@ -42,7 +42,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from search.arguments import USAGE, YES, add_comparison_command, at_least, positive
+from search.arguments import USAGE, YES, add_comparison_command, at_least, positive, version
 from search.core import GridcpError, Status
 from search.harness import TASKS, load_instances, with_backends
 from search.manifest import listed_rules, with_defaults
@@ -156,21 +156,10 @@ def versions() -> dict[str, str]:
     from importlib import metadata
 
     out = {"python": platform.python_version()}
-    for name in ("gridcp", "ortools"):
-        try:
-            out[name] = metadata.version(name)
-        except metadata.PackageNotFoundError:
-            if name == "gridcp":
-                out[name] = _own_version()
+    out["gridcp"] = version()
+    with contextlib.suppress(metadata.PackageNotFoundError):
+        out["ortools"] = metadata.version("ortools")
     return out
-
-
-def _own_version() -> str:
-    import tomllib
-
-    with contextlib.suppress(OSError, KeyError, tomllib.TOMLDecodeError):
-        return tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
-    return "unknown"
 
 
 # ---------------------------------------------------------------- the plan

@@ -36,6 +36,7 @@ from search.arguments import (
     at_least,
     positive,
     rule_variants,
+    version,
     worst,
 )
 from search.core import (
@@ -515,22 +516,6 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.exit(USAGE, f"{self.prog}: {message} (see {self.prog} --help)\n")
-
-
-def version() -> str:
-    """gridcp's version: the installed package's, else the checkout's pyproject.toml."""
-    from importlib import metadata
-
-    try:
-        return metadata.version("gridcp")
-    except metadata.PackageNotFoundError:
-        import tomllib
-
-        pyproject = Path(__file__).resolve().parent.parent / "pyproject.toml"
-        try:
-            return tomllib.loads(pyproject.read_text())["project"]["version"]
-        except (OSError, KeyError, tomllib.TOMLDecodeError):
-            return "unknown"
 
 
 def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
