@@ -73,13 +73,20 @@ def full_fill(width: int, height: int, pictures: int, rng: random.Random) -> Gri
 
 
 def played_fill(width: int, height: int, tiles: list[int], border: bool, turns: int,
-                rng: random.Random) -> Grid | None:
+                rng: random.Random, gravity: bool = False) -> Grid | None:
     """Play a game on blank tiles and paint each removed pair with the next picture.
 
     The blank tiles are the board's tile cells (all cells when ``tiles`` fills
     the board, else random ones); each step removes a random blank tile and a
     random blank tile that a line joins to it.  The painted board then clears
     in the order played.  None when the blank game gets stuck.
+
+    With ``gravity`` the blank tiles fall as the painted ones will: each blank
+    tile remembers the cell it started on, and a removed pair paints those
+    cells.  Replaying the removals on the painted board moves the same tiles to
+    the same cells at every step (gravity depends only on which cells are full),
+    so it clears in the order played: the falls are undone by painting where
+    the tiles started.
     """
     pairs = [tiles[i] for i in range(0, len(tiles), 2)]
     rng.shuffle(pairs)
@@ -88,7 +95,8 @@ def played_fill(width: int, height: int, tiles: list[int], border: bool, turns: 
     blank = [[0] * width for _ in range(height)]
     for r, c in occupied:
         blank[r][c] = 1
-    game = BlankGame(Board(tuple(map(tuple, blank)), border=border, turns=turns))
+    game = BlankGame(Board(tuple(map(tuple, blank)), border=border, turns=turns,
+                           gravity=gravity))
     left = [game.field.index(cell) for cell in occupied]
     grid = [[0] * width for _ in range(height)]
     for picture in pairs:
@@ -103,10 +111,15 @@ def played_fill(width: int, height: int, tiles: list[int], border: bool, turns: 
         else:
             return None
         for i in (a, b):
-            game.remove(i)
-            left.remove(i)
-            r, c = game.field.cell(i)
+            r, c = game.field.cell(game.origin[i])
             grid[r][c] = picture
+        if gravity:
+            game.drop(a, b)
+            left = game.tiles()
+        else:
+            for i in (a, b):
+                game.remove(i)
+                left.remove(i)
     return tuple(tuple(row) for row in grid)
 
 
@@ -118,12 +131,13 @@ class BlankGame:
     costs one look-up; removals update only the runs through the removed cell.
     """
 
-    __slots__ = ("field", "turns", "rays")
+    __slots__ = ("field", "turns", "rays", "origin")
 
     def __init__(self, board: Board):
         self.field = field = Field(board)
         self.turns = board.turns
         cells = field.cells
+        self.origin = list(range(len(cells)))  # where the tile on each cell started
         inner = [i for i, v in enumerate(cells) if v != WALL]
         self.rays: list[list[int]] = []
         for step in field.walks:
@@ -144,9 +158,43 @@ class BlankGame:
                     break
                 i -= step
 
+    def fill(self, x: int) -> None:
+        """Cell x becomes full: the runs behind x now stop at x."""
+        cells = self.field.cells
+        cells[x] = 1
+        for step, ray in zip(self.field.walks, self.rays, strict=True):
+            i = x - step
+            while True:
+                ray[i] = x
+                if cells[i]:
+                    break
+                i -= step
+
+    def drop(self, a: int, b: int) -> None:
+        """Remove a and b under gravity: in each column the cells above a gap
+        slide down one; only the cells whose fullness changes touch the rays."""
+        field = self.field
+        cells, origin, s, top = field.cells, self.origin, field.stride, 2 * field.stride
+        for gap in sorted((a, b)):  # the upper gap first, so the lower one stays put
+            column = list(range(gap, top - 1, -s))  # the gap, then upwards
+            was = [cells[i] > 0 for i in column]
+            now = [*was[1:], False]
+            for i, j in zip(column, column[1:], strict=False):
+                origin[i] = origin[j]
+            for i, full, before in zip(column, now, was, strict=True):
+                if full and not before:
+                    self.fill(i)
+                elif before and not full:
+                    self.remove(i)
+
+    def tiles(self) -> list[int]:
+        return self.field.tiles()
+
     def joined(self, a: int) -> list[int]:
         """The tiles that a line of at most ``turns`` turns joins to tile ``a``."""
         cells, rays, walks = self.field.cells, self.rays, self.field.walks
+        if self.turns == 2:
+            return self._joined2(a)
         found: set[int] = set()
         seen: set[int] = set()
         frontier = [(a, 0), (a, 2)]  # (cell, axis of the next segment: walks[k], walks[k + 1])
@@ -169,6 +217,33 @@ class BlankGame:
         found.discard(a)
         return sorted(found)
 
+    def _joined2(self, a: int) -> list[int]:
+        """``joined`` for two turns, as plain loops: the segments of a line of
+        at most two turns never meet one another on the same axis, so no cell
+        needs a seen-set, and the last segment is only looked up."""
+        cells, rays, walks = self.field.cells, self.rays, self.field.walks
+        found: set[int] = set()
+        for k in (0, 2):  # the axis of the first segment
+            other = 2 - k
+            near, far = rays[other], rays[other + 1]
+            last_near, last_far = rays[k], rays[k + 1]
+            for d in (k, k + 1):
+                end = rays[d][a]
+                if cells[end] > 0:
+                    found.add(end)
+                step = walks[d]
+                for q in range(a + step, end, step):  # the first corner
+                    for ray, turn in ((near, walks[other]), (far, walks[other + 1])):
+                        end2 = ray[q]
+                        if cells[end2] > 0:
+                            found.add(end2)
+                        for c in range(q + turn, end2, turn):  # the second corner
+                            for e in (last_near[c], last_far[c]):
+                                if cells[e] > 0:
+                                    found.add(e)
+        found.discard(a)
+        return sorted(found)
+
 
 # ---------------------------------------------------------------- boards
 
@@ -182,7 +257,8 @@ def make_board(args: Any, rng: random.Random) -> tuple[Board, int, int]:
     for tries in range(1, MAX_TRIES + 1):
         if args.played:
             tiles = _tiles(args, width, height, rng)
-            grid = played_fill(width, height, tiles, args.border, args.turns, rng)
+            grid = played_fill(width, height, tiles, args.border, args.turns, rng,
+                               args.gravity)
             if grid is not None:
                 return Board(grid, **rules), tries, undecided
             continue
@@ -298,6 +374,6 @@ def _settled(args: Any) -> Any:
     if method not in ("random", "play", "reject"):
         raise GridcpError(f"lianliankan generate methods: random, play, reject; not {method!r}")
     args.method = method
-    args.played = solvable and method == "play" and not args.gravity
+    args.played = solvable and method == "play"
     args.kind = ("full" if full else "seed") + ("-solvable" if solvable else "")
     return args

@@ -29,8 +29,8 @@ The relaxation is incremental: a witness (the joins that grew the set) is
 replayed as far as it still holds, so only the tiles a new pairing cuts off
 search for lines, on row and column bitmasks (``paths.Occupancy``).
 
-With gravity, removals move tiles, none of the facts above hold, and the
-search tries every pair that connects, remembering failed boards.
+With gravity, removals move tiles and none of the facts above hold: the
+search is ``gravity.GravitySearch``.
 """
 
 from __future__ import annotations
@@ -51,6 +51,7 @@ from search.core import (
     Unsupported,
 )
 from search.lianliankan.backend import LianliankanBackend
+from search.lianliankan.gravity import GravitySearch
 from search.lianliankan.greedy import play, transcript
 from search.lianliankan.model import Board, Move, Solution
 from search.lianliankan.paths import Field, Occupancy
@@ -486,45 +487,3 @@ def _nothing(board: list[int]) -> tuple[int, ...]:
 
 
 _NOTHING = _nothing
-
-
-# ---------------------------------------------------------------- with gravity
-
-
-class GravitySearch:
-    """Depth-first search over every pair that connects, remembering failed boards."""
-
-    def __init__(self, board: Board, deadline: Deadline):
-        self.field = Field(board)
-        self.deadline = deadline
-        self.nodes = 0
-        self.failed: set[tuple[int, ...]] = set()
-
-    def run(self) -> list[Move] | None:
-        return self._search()
-
-    def _search(self) -> list[Move] | None:
-        self.deadline.check()
-        self.nodes += 1
-        field = self.field
-        tiles = field.tiles()
-        if not tiles:
-            return []
-        state = tuple(field.cells)
-        if state in self.failed:
-            return None
-        for i, a in enumerate(tiles):
-            for b in tiles[i + 1:]:
-                if field.cells[b] != field.cells[a]:
-                    continue
-                corners = field.path(a, b)
-                if corners is None:
-                    continue
-                move = field.move(a, b, corners)
-                field.remove(a, b)
-                found = self._search()
-                field.cells[:] = state
-                if found is not None:
-                    return [move, *found]
-        self.failed.add(state)
-        return None
