@@ -44,6 +44,7 @@ from ortools.sat.python import cp_model
 from cpmodels.common import effort, make_solver
 from search.core import Deadline, LimitReached, SolveResult, Status, Unsupported
 from search.lianliankan.backend import LianliankanBackend
+from search.lianliankan.gravity import safe_removals
 from search.lianliankan.model import Board, Cell, Move, Solution
 
 
@@ -265,6 +266,9 @@ class _Model:
 # ---------------------------------------------------------------- the backend
 
 
+from cpmodels.lianliankan_gravity import GravityModel  # noqa: E402  (it imports helpers above)
+
+
 class CpSatBackend(LianliankanBackend):
     """Finds a clearing sequence with CP-SAT, or proves that none exists.
 
@@ -282,7 +286,7 @@ class CpSatBackend(LianliankanBackend):
         presolve: bool = True  # play the safe moves first, model only the rest
 
     name = "cpsat"
-    rules = frozenset({"border", "turns"})
+    rules = frozenset({"border", "gravity", "turns"})
 
     def solve(self, puzzle: Board, *, time_limit: float | None = None) -> SolveResult[Solution]:
         start = time.perf_counter()
@@ -295,15 +299,17 @@ class CpSatBackend(LianliankanBackend):
         deadline = Deadline(time_limit)
         first: list[Move] = []
         if self.opts.presolve:
-            first, puzzle = safe_moves(puzzle, deadline=deadline)
+            first, puzzle = (safe_removals(puzzle) if puzzle.gravity
+                             else safe_moves(puzzle, deadline=deadline))
+        model = GravityModel if puzzle.gravity else _Model
         try:
-            built = None if deadline.expired() else _Model(puzzle, deadline)
+            built = None if deadline.expired() else model(puzzle, deadline)
         except LimitReached:
             built = None
         left = deadline.remaining()
         if built is None or left == 0:
             return SolveResult(Status.LIMIT, None, time.perf_counter() - start, {})
-        if built.stuck:
+        if getattr(built, "stuck", None):
             self.effort = {"safe_moves": len(first)}
             message = (
                 f"{len(built.stuck)} tiles can never be removed, whatever goes first "
@@ -366,11 +372,6 @@ def _same_picture_pairs(board: Board) -> Iterator[tuple[Cell, Cell]]:
 
 
 def _check_rules(board: Board) -> None:
-    if board.gravity:
-        raise Unsupported(
-            "lianliankan backend 'cpsat' does not model gravity (tiles falling after a "
-            "removal); use --backend search"
-        )
     if not 0 <= board.turns <= 2:
         raise Unsupported(
             f"lianliankan backend 'cpsat' models lines of at most 2 turns, not {board.turns}"

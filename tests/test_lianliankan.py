@@ -259,8 +259,6 @@ def test_random_small_boards_against_brute_force(backend: str) -> None:
     rng = random.Random(2024)
     for _ in range(300):
         b = random_board(rng, 4)
-        if backend != "search" and b.gravity:
-            continue  # the CP-SAT model has no gravity; the search does
         result = solve(backend, b)
         assert result.status is (Status.SOLVED if clearable(b) else Status.UNSAT), b
         if result.solution is not None:

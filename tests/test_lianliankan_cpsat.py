@@ -204,8 +204,6 @@ def test_odd_picture_cannot_clear() -> None:
 
 def test_rules_and_calls_it_does_not_model() -> None:
     backend = CpSatBackend()
-    with pytest.raises(Unsupported, match="gravity"):
-        backend.solve(board_of("1 1", gravity=True))
     with pytest.raises(Unsupported, match="at most 2 turns"):
         backend.solve(board_of("1 1", turns=3))
     for call in (backend.count, backend.unique):

@@ -1,13 +1,13 @@
 """The exact search under gravity: depth-first over removals, with a table of
-failed boards, safe removals, pruning and restarts.
+failed boards, safe removals, dead-end pruning and restarts.
 
 Under gravity a removal moves the tiles above it, so the facts the pairing
 search stands on (a removal only empties cells) fail.  What stays true:
 
 * a tile only ever moves down its own column, and a column's order never
   changes, so what lies above a tile stays above it;
-* the tiles below a tile alone decide where it is: removing a tile that has
-  no tile but its own picture's above it moves no other tile.
+* the tiles below a tile alone decide where it is: removing tiles that have
+  nothing but one another above them moves no other tile.
 
 Hence the **safe removal**: when every tile left of one picture sits in the
 upper part of its column (no tile of another picture above it) and those tiles
@@ -16,22 +16,24 @@ clearing, every other tile stays where it would have been at every step
 (nothing below it changed), and the picture's cells are empty instead of
 full, so every other line still holds.
 
-The board under gravity is its tuple of cells (full boards: the column
-stacks); a board proven not to clear goes into a table, so no board is
-searched twice, whatever order of removals led to it.
+**The table.**  The board under gravity is its tuple of cells (on full
+boards: the column stacks); a board proven not to clear goes into a table,
+before and after its safe removals, so no board is searched twice, whatever
+order of removals led to it.
 
-**Pruning.**  A tile walled in on all four sides by tiles of other pictures
-connects to nothing now; the move list skips it without a line search.  And a
-whole board is given up when a picture has two tiles left that sit in one
-column with a tile of the other picture of a *locked* couple between them (see
-``_locked``): two pictures, two tiles each, all four in one column,
-interleaved, and that column walled on both sides by columns that cannot drop
-below them... kept simple: only the check that costs nothing is done.
+**Pruning.**  A tile walled in on all four sides by other tiles connects to
+nothing but a neighbour; the move list skips it without a line search.  Each
+child is read before any is searched: a child in the table, or with tiles
+and no move, is dropped at once (and a dead child enters the table).
 
-**Restarts.**  A dive that uses up its node budget starts again from the
-root with shuffled choices, keeping the table (its entries are proofs), the
-budgets following Luby's sequence.  All budgets are in nodes; only the
-caller's deadline turns the answer into a limit.
+**Order and restarts.**  Children that leave the most moves go first (the
+board's mobility: a board with few moves is near a dead end).  A dive that
+uses up its node budget starts again from the root, keeping the table (its
+entries are proofs); budgets follow Luby's sequence, and the dives alternate
+between the mobility order with random tie-breaks and a plain random order,
+which reading no children makes much cheaper per node (each clears boards the
+other takes long on).  All budgets are in nodes; only the caller's deadline
+turns the answer into a limit.
 """
 
 from __future__ import annotations
@@ -43,8 +45,8 @@ from search.core import Deadline
 from search.lianliankan.model import Board, Move
 from search.lianliankan.paths import Field
 
-FIRST_BUDGET = int(__import__("os").environ.get("FB", 400))  # nodes of the first dive
-RESTART_UNIT = int(__import__("os").environ.get("RU", 200))  # nodes of a later dive, times the term of Luby
+FIRST_BUDGET = 200  # nodes of the first dive
+RESTART_UNIT = 400  # nodes of a later dive, times the term of Luby's sequence
 
 Pair = tuple[int, int, tuple[int, ...]]  # two tiles (flat indices) and the corners of a line
 
@@ -61,6 +63,7 @@ class GravitySearch:
         self.budget = 0
         self.rng = random.Random(seed)
         self.shuffle = False
+        self.mobility = True
         self.failed: set[tuple[int, ...]] = set()
         s = self.field.stride
         self.inner = [
@@ -79,10 +82,14 @@ class GravitySearch:
                 self.field.cells[:] = start
                 self.shuffle = True
                 dive += 1
+                self.mobility = dive % 2 == 0  # alternate the two orders
 
     # ------------------------------------------------------------ the search
 
-    def _search(self) -> list[Move] | None:
+    def _search(self, known: tuple[dict[int, list[int]], list[Pair]] | None = None
+                ) -> list[Move] | None:
+        """``known``: the pictures and moves of this board, when the parent
+        has read them already (to order its children)."""
         self.deadline.check()
         self.nodes += 1
         if self.nodes > self.budget:
@@ -92,22 +99,24 @@ class GravitySearch:
         first = tuple(snapshot)
         if first in self.failed:
             return None
-        pictures = self._pictures()
+        pictures = known[0] if known else self._pictures()
         played = self._close(pictures)
         if played:
             pictures = self._pictures()
+            known = None
         if not pictures:
             return played
-        key = tuple(field.cells)
+        key = tuple(field.cells) if played else first
         if key in self.failed:
             self.failed.add(first)
             field.cells[:] = snapshot
             return None
-        for a, b, corners in self._ordered(self._moves(pictures), pictures):
+        moves = known[1] if known else self._moves(pictures)
+        for a, b, corners, child in self._children(moves):
             move = field.move(a, b, corners)
             before = field.cells[:]
             field.remove(a, b)
-            found = self._search()
+            found = self._search(child)
             field.cells[:] = before
             if found is not None:
                 return [*played, move, *found]
@@ -117,34 +126,35 @@ class GravitySearch:
         field.cells[:] = snapshot
         return None
 
-    def _ordered(self, moves: list[Pair], pictures: dict[int, list[int]]) -> list[Pair]:
-        """Moves that finish a picture first, then the lower ones (a removal
-        low in a column opens more than one at the top); shuffled among equals
-        after the first dive."""
-        field = self.field
-        cells, s = field.cells, field.stride
-        bottom, left, right = field.height + 1, 2, field.width + 1
-
-        def lasting(t: int) -> bool:
-            r, c = divmod(t, s)
-            return cells[t - s] <= 0 or r == bottom or c == left or c == right
-
-        if self.shuffle:
+    def _children(self, moves: list[Pair]):
+        """The moves worth trying, those that leave the most moves first (the
+        board's mobility; after the first dive with random tie-breaks of up to
+        two moves), each with the board's pictures and moves after it.  A move
+        to a board in the table, or to a board with tiles and no move, is
+        dropped: that board fails."""
+        if not self.mobility:
+            moves = moves[:]
             self.rng.shuffle(moves)
-        import os
-        mode = os.environ.get("ORD", "t")
-        if mode == "t":
-            return sorted(moves, key=lambda m: (len(pictures[cells[m[0]]]) != 2,
-                                                lasting(m[0]) and lasting(m[1]),
-                                                -(m[0] // s + m[1] // s)))
-        if mode == "t2":
-            return sorted(moves, key=lambda m: (lasting(m[0]) and lasting(m[1]),
-                                                len(pictures[cells[m[0]]]) != 2,
-                                                -(m[0] // s + m[1] // s)))
-        if mode == "r":
-            return moves
-        return sorted(moves, key=lambda m: (len(pictures[cells[m[0]]]) != 2,
-                                            -(m[0] // s + m[1] // s)))
+            return [(a, b, corners, None) for a, b, corners in moves]
+        field = self.field
+        cells = field.cells
+        scored = []
+        for a, b, corners in moves:
+            before = cells[:]
+            field.remove(a, b)
+            if tuple(cells) not in self.failed:
+                pictures = self._pictures()
+                after = self._moves(pictures)
+                if after or not pictures:
+                    noise = 2 * self.rng.random() if self.shuffle else 0.0
+                    scored.append((-len(after) - noise, len(scored),
+                                   (a, b, corners, (pictures, after))))
+                else:
+                    self.failed.add(tuple(cells))
+                    self.states += 1
+            cells[:] = before
+        scored.sort()
+        return [item for _, _, item in scored]
 
     # ------------------------------------------------------------ moves
 
@@ -242,6 +252,13 @@ class GravitySearch:
             return tiles
         s = self.field.stride
         return [t + s * sum(1 for g in gaps if g % s == t % s and g > t) for t in tiles]
+
+
+def safe_removals(board: Board) -> tuple[list[Move], Board]:
+    """The safe pictures played in turn (see the module's doc), and the board after."""
+    search = GravitySearch(board, Deadline(None))
+    moves = search._close(search._pictures())
+    return moves, search.field.board(board)
 
 
 def moves_of(board: Board) -> Iterator[Move]:

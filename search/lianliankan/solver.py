@@ -95,10 +95,10 @@ class SearchBackend(LianliankanBackend):
             game = play(puzzle, deadline)  # a clearing found greedily is a clearing
             moves = list(game.moves) if game.left == 0 else engine.run()
         except LimitReached:
-            self.effort = {"nodes": engine.nodes}
+            self.effort = _effort(engine)
             return SolveResult(Status.LIMIT, None, time.perf_counter() - start,
                                dict(self.effort), "time limit reached")
-        self.effort = {"nodes": engine.nodes}
+        self.effort = _effort(engine)
         wall = time.perf_counter() - start
         if moves is None:
             return SolveResult(Status.UNSAT, None, wall, dict(self.effort),
@@ -462,6 +462,13 @@ class PairingSearch:
                 if len(best) <= 1:
                     break
         return best or []
+
+
+def _effort(engine: PairingSearch | GravitySearch) -> dict[str, int]:
+    """Nodes searched, and with gravity the boards proven not to clear."""
+    states = getattr(engine, "states", None)
+    return {"nodes": engine.nodes} if states is None else {"nodes": engine.nodes,
+                                                           "states": states}
 
 
 class _OverBudget(Exception):
