@@ -61,9 +61,12 @@ class GravityModel:
         self.model = m = cp_model.CpModel()
         self._shapes: dict[tuple[Cell, Cell], list] = {}
         self._cells: dict[tuple[int, int, int], cp_model.IntVar] = {}
+        self._options: dict[tuple[Cell, Cell, int], list] = {}
         tiles = list(board.tiles)
         self.steps = steps = len(tiles) // 2
         below = {t: [u for u in tiles if u[1] == t[1] and u[0] > t[0]] for t in tiles}
+        # the first step by which every tile can have reached every row it ever can
+        self.settled = max(((len(b) + 1) // 2 for b in below.values()), default=0)
         self.rows = rows = {
             (t, k): range(t[0], t[0] + min(len(below[t]), 2 * k) + 1)
             for t in tiles for k in range(steps)
@@ -115,15 +118,12 @@ class GravityModel:
                         ways = []
                         for ca, cb, corners, full in options:
                             lit = m.new_bool_var("line")
-                            m.add_implication(lit, self.at[a, k, ca[0]])
-                            m.add_implication(lit, self.at[b, k, cb[0]])
-                            for cell in full:
-                                m.add_implication(lit, ~self._full(cell, k, occupants))
+                            m.add_bool_and([p, self.at[a, k, ca[0]], self.at[b, k, cb[0]],
+                                            *(~self._full(cell, k, occupants) for cell in full)
+                                            ]).only_enforce_if(lit)
                             ways.append(lit)
                             self.lines.append((a, b, k, ca, cb, corners, lit))
                         m.add_bool_or(ways).only_enforce_if(p)
-                        for lit in ways:
-                            m.add_implication(lit, p)
         for k in range(steps):
             m.add_exactly_one(p for (_, _, j), p in self.pairs.items() if j == k)
             for t in tiles:
@@ -152,7 +152,16 @@ class GravityModel:
 
     def _lines(self, a: Cell, b: Cell, k: int, occupants) -> list:
         """Per rows of a and b before step k, the lines whose cells that may be
-        full are minimal; each as (cell of a, cell of b, corners, cells that may be full)."""
+        full are minimal; each as (cell of a, cell of b, corners, cells that may be full).
+
+        From the step on which no tile can reach a new row (``settled``), the
+        answer is the same at every step: it is computed once."""
+        key = (a, b, min(k, self.settled))
+        if key not in self._options:
+            self._options[key] = self._lines_at(a, b, min(k, self.settled), occupants)
+        return self._options[key]
+
+    def _lines_at(self, a: Cell, b: Cell, k: int, occupants) -> list:
         out = []
         for ra in self.rows[a, k]:
             for rb in self.rows[b, k]:
@@ -168,6 +177,29 @@ class GravityModel:
                     if not any(other < full for other in found):
                         out.append((ca, cb, corners, full))
         return out
+
+    def hint(self, moves: list[Move]) -> None:
+        """Hint the clearing ``moves`` (cells as played): each tile's step and
+        row at every step, and each step's pair; the lines are left to CP-SAT."""
+        rows = {t: t for t in self.board.tiles}  # where each tile (by first cell) is now
+        removed: dict[Cell, int] = {}
+        m = self.model
+        for k, move in enumerate(moves):
+            for (t, j, r), lit in self.at.items():
+                if j == k:
+                    m.add_hint(lit, t not in removed and rows[t][0] == r)
+            here = {cell: t for t, cell in rows.items() if t not in removed}
+            a, b = here[move.a], here[move.b]
+            removed[a] = removed[b] = k
+            for (x, y, j), lit in self.pairs.items():
+                if j == k:
+                    m.add_hint(lit, {x, y} == {a, b})
+            for t, cell in rows.items():  # the fall: one row per removal below
+                if t not in removed:
+                    drop = sum(1 for g in (move.a, move.b) if g[1] == cell[1] and g[0] > cell[0])
+                    rows[t] = (cell[0] + drop, cell[1])
+        for (t, k), lit in self.rem.items():
+            m.add_hint(lit, removed.get(t) == k)
 
     def solution(self, value) -> Solution:
         chosen: dict[int, Move] = {}

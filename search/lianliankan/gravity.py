@@ -41,7 +41,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-from search.core import Deadline
+from search.core import Deadline, LimitReached
 from search.lianliankan.model import Board, Move
 from search.lianliankan.paths import Field
 
@@ -55,9 +55,11 @@ class GravitySearch:
     """Depth-first search over removals under gravity; ``run`` gives the moves
     of a clearing, or None when no order of removals clears the board."""
 
-    def __init__(self, board: Board, deadline: Deadline, *, seed: int = 0):
+    def __init__(self, board: Board, deadline: Deadline, *, seed: int = 0,
+                 node_limit: int | None = None):
         self.field = Field(board)
         self.deadline = deadline
+        self.node_limit = node_limit  # an internal budget: past it, LimitReached
         self.nodes = 0
         self.states = 0  # boards proven not to clear
         self.budget = 0
@@ -92,6 +94,8 @@ class GravitySearch:
         has read them already (to order its children)."""
         self.deadline.check()
         self.nodes += 1
+        if self.node_limit is not None and self.nodes > self.node_limit:
+            raise LimitReached
         if self.nodes > self.budget:
             raise _OverBudget
         field = self.field

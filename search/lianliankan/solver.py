@@ -144,10 +144,11 @@ class PairingSearch:
     often) among equals.
     """
 
-    def __init__(self, board: Board, deadline: Deadline):
+    def __init__(self, board: Board, deadline: Deadline, node_limit: int | None = None):
         self.board = board
         self.field = Field(board)
         self.deadline = deadline
+        self.node_limit = node_limit  # an internal budget: past it, LimitReached
         self.nodes = 0
         self.budget = 0
         self.rng = random.Random(0)
@@ -189,6 +190,8 @@ class PairingSearch:
                 settled: set[Group]) -> list[Move] | None:
         self.deadline.check()
         self.nodes += 1
+        if self.node_limit is not None and self.nodes > self.node_limit:
+            raise LimitReached
         if self.nodes > self.budget:
             raise _OverBudget
         field = self.field
@@ -469,6 +472,20 @@ def _effort(engine: PairingSearch | GravitySearch) -> dict[str, int]:
     states = getattr(engine, "states", None)
     return {"nodes": engine.nodes} if states is None else {"nodes": engine.nodes,
                                                            "states": states}
+
+
+def clearing(board: Board, node_limit: int) -> list[Move] | None:
+    """A clearing found within ``node_limit`` nodes of the exact search (greedy
+    play first), or None: none found in that budget, or none exists."""
+    engine = (GravitySearch if board.gravity else PairingSearch)(
+        board, Deadline(None), node_limit=node_limit)
+    game = play(board)
+    if game.left == 0:
+        return list(game.moves)
+    try:
+        return engine.run()
+    except LimitReached:
+        return None
 
 
 class _OverBudget(Exception):

@@ -1,0 +1,170 @@
+"""Lianliankan with gravity: the figures of docs/lianliankan.md (gravity part).
+
+Run as a script (``python tests/bench_lianliankan_gravity.py SECTION ...``) or
+with ``pytest -m bench tests/bench_lianliankan_gravity.py`` (a small sample).
+Prints one JSON row per section; with ``--out FILE`` appends them there.
+Timings are wall-clock on whatever machine runs it; the rows also give the
+search's nodes and states, which do not depend on the machine.
+
+Sections:
+  full      random full boards (pictures x 4), border ring, gravity, 18 x 8
+            and 16 x 9: SOLVED / UNSAT / LIMIT, time and nodes (median, p99, max)
+  generate  ``generate --full --border --solvable --gravity``: the rate, and the
+            search on every board
+  kshisen   full 18 x 8 gravity boards: the search's verdict against KShisen's
+            greedy filter (no gravity in its game) on the same boards
+  cpsat     the CP-SAT backend with gravity on small full boards (and the
+            search's verdict on each)
+Board k of a section is ``random.Random(k)`` (kshisen: ``20000 + k``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import random
+import statistics
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
+
+import pytest  # noqa: E402
+from bench_lianliankan import SOLVABLE, _generate  # noqa: E402
+
+from cpmodels.lianliankan import CpSatBackend  # noqa: E402
+from search.lianliankan.generate import full_fill  # noqa: E402
+from search.lianliankan.kshisen import kshisen_solvable  # noqa: E402
+from search.lianliankan.model import Board  # noqa: E402
+from search.lianliankan.solver import SearchBackend  # noqa: E402
+from search.lianliankan.verify import verify  # noqa: E402
+
+
+def _check(backend, board: Board, time_limit: float):
+    result = backend.solve(board, time_limit=time_limit)
+    if result.solution is not None:
+        assert verify(board, result.solution) == [], "a solution failed verification"
+    return result
+
+
+def _spread(name: str, values: list[float]) -> dict[str, float]:
+    values = sorted(values)
+    return {f"{name}_median": statistics.median(values),
+            f"{name}_p99": values[min(len(values) - 1, int(0.99 * len(values)))],
+            f"{name}_max": values[-1]}
+
+
+def _full(width: int, height: int, seed: int) -> Board:
+    return Board(full_fill(width, height, width * height // 4, random.Random(seed)),
+                 border=True, gravity=True)
+
+
+def bench_full(width: int, height: int, boards: int, time_limit: float) -> dict:
+    counts = {"SOLVED": 0, "UNSAT": 0, "LIMIT": 0}
+    times, nodes, limits = [], [], []
+    for seed in range(boards):
+        result = _check(SearchBackend(), _full(width, height, seed), time_limit)
+        counts[str(result.status)] += 1
+        times.append(result.wall)
+        nodes.append(result.effort.get("nodes", 0))
+        if str(result.status) == "LIMIT":
+            limits.append(seed)
+    return {"section": "full", "size": f"{width}x{height}", "boards": boards,
+            "time_limit": time_limit, **counts, **_spread("seconds", times),
+            **_spread("nodes", nodes), "undecided_seeds": limits}
+
+
+def bench_generate(boards: int, time_limit: float) -> dict:
+    grids, summary = _generate([*SOLVABLE, "--gravity"], boards)
+    counts = {"SOLVED": 0, "UNSAT": 0, "LIMIT": 0}
+    nodes = []
+    for board in grids:
+        result = _check(SearchBackend(), dataclasses.replace(board, gravity=True), time_limit)
+        counts[str(result.status)] += 1
+        nodes.append(result.effort.get("nodes", 0))
+    return {"section": "generate", "size": "18x8", "boards": boards,
+            "per_second": summary["per_second"], "drawn": summary["drawn"], **counts,
+            **_spread("nodes", nodes)}
+
+
+def bench_kshisen(boards: int, time_limit: float) -> dict:
+    table = {f"{search}/{filt}": 0 for search in ("SOLVED", "UNSAT", "LIMIT")
+             for filt in ("accepts", "rejects")}
+    for seed in range(boards):
+        board = _full(18, 8, 20_000 + seed)
+        verdict = str(_check(SearchBackend(), board, time_limit).status)
+        table[f"{verdict}/{'accepts' if kshisen_solvable(board) else 'rejects'}"] += 1
+    decided = boards - table["LIMIT/accepts"] - table["LIMIT/rejects"]
+    solved = table["SOLVED/accepts"] + table["SOLVED/rejects"]
+    return {"section": "kshisen", "size": "18x8", "boards": boards, **table,
+            "clearable_share": solved / decided if decided else None,
+            "filter_accepts": table["SOLVED/accepts"] + table["UNSAT/accepts"]
+            + table["LIMIT/accepts"]}
+
+
+CPSAT_SIZES = [(4, 4), (6, 4), (8, 4), (8, 6)]
+
+
+def bench_cpsat(width: int, height: int, boards: int, time_limit: float) -> dict:
+    counts = {"SOLVED": 0, "UNSAT": 0, "LIMIT": 0, "disagree": 0}
+    times = []
+    for seed in range(boards):
+        board = _full(width, height, seed)
+        result = _check(CpSatBackend(workers=1, seed=0), board, time_limit)
+        counts[str(result.status)] += 1
+        times.append(result.wall)
+        if str(result.status) != "LIMIT":
+            counts["disagree"] += result.status != SearchBackend().solve(board).status
+    return {"section": "cpsat", "size": f"{width}x{height}", "tiles": width * height,
+            "boards": boards, "time_limit": time_limit, **counts, **_spread("seconds", times)}
+
+
+def run(sections: list[str], boards: int, time_limit: float, out: str | None) -> list[dict]:
+    rows = []
+
+    def emit(row: dict) -> None:
+        rows.append(row)
+        print(json.dumps({k: round(v, 4) if isinstance(v, float) else v
+                          for k, v in row.items()}), flush=True)
+        if out:
+            with open(out, "a") as f:
+                f.write(json.dumps(row) + "\n")
+
+    if "full" in sections:
+        emit(bench_full(18, 8, boards, time_limit))
+        emit(bench_full(16, 9, boards, time_limit))
+    if "full18" in sections:
+        emit(bench_full(18, 8, boards, time_limit))
+    if "full16" in sections:
+        emit(bench_full(16, 9, boards, time_limit))
+    if "generate" in sections:
+        emit(bench_generate(boards, time_limit))
+    if "kshisen" in sections:
+        emit(bench_kshisen(boards, time_limit))
+    if "cpsat" in sections:
+        for width, height in CPSAT_SIZES:
+            emit(bench_cpsat(width, height, boards, time_limit))
+    return rows
+
+
+@pytest.mark.bench
+def test_bench_sample() -> None:
+    assert run(["full", "generate", "kshisen"], boards=5, time_limit=10, out=None)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("sections", nargs="*", default=["full", "generate", "kshisen", "cpsat"])
+    parser.add_argument("--boards", type=int, default=1000)
+    parser.add_argument("--time-limit", type=float, default=10.0)
+    parser.add_argument("--out", help="append the rows as JSON lines to this file")
+    args = parser.parse_args()
+    run(args.sections, args.boards, args.time_limit, args.out)
+
+
+if __name__ == "__main__":
+    main()
