@@ -15,7 +15,7 @@ Sections:
             greedy filter (no gravity in its game) on the same boards
   cpsat     the CP-SAT backend with gravity on small full boards (and the
             search's verdict on each)
-Board k of a section is ``random.Random(k)`` (kshisen: ``20000 + k``).
+Board k of a section is ``random.Random(k)`` (kshisen: the boards of full 18 x 8).
 """
 
 from __future__ import annotations
@@ -62,11 +62,22 @@ def _full(width: int, height: int, seed: int) -> Board:
                  border=True, gravity=True)
 
 
-def bench_full(width: int, height: int, boards: int, time_limit: float) -> dict:
+PROGRESS: list[str] = []  # a file that gets one JSON line per board, if any
+
+
+def _progress(**row) -> None:
+    if PROGRESS:
+        with open(PROGRESS[0], "a") as f:
+            f.write(json.dumps(row) + "\n")
+
+
+def bench_full(width: int, height: int, boards: int, time_limit: float, first: int = 0) -> dict:
     counts = {"SOLVED": 0, "UNSAT": 0, "LIMIT": 0}
     times, nodes, limits = [], [], []
-    for seed in range(boards):
+    for seed in range(first, first + boards):
         result = _check(SearchBackend(), _full(width, height, seed), time_limit)
+        _progress(size=f"{width}x{height}", seed=seed, status=str(result.status),
+                  seconds=round(result.wall, 4), **result.effort)
         counts[str(result.status)] += 1
         times.append(result.wall)
         nodes.append(result.effort.get("nodes", 0))
@@ -94,7 +105,7 @@ def bench_kshisen(boards: int, time_limit: float) -> dict:
     table = {f"{search}/{filt}": 0 for search in ("SOLVED", "UNSAT", "LIMIT")
              for filt in ("accepts", "rejects")}
     for seed in range(boards):
-        board = _full(18, 8, 20_000 + seed)
+        board = _full(18, 8, seed)
         verdict = str(_check(SearchBackend(), board, time_limit).status)
         table[f"{verdict}/{'accepts' if kshisen_solvable(board) else 'rejects'}"] += 1
     decided = boards - table["LIMIT/accepts"] - table["LIMIT/rejects"]
@@ -162,7 +173,10 @@ def main() -> None:
     parser.add_argument("--boards", type=int, default=1000)
     parser.add_argument("--time-limit", type=float, default=10.0)
     parser.add_argument("--out", help="append the rows as JSON lines to this file")
+    parser.add_argument("--progress", help="append one JSON line per board to this file")
     args = parser.parse_args()
+    if args.progress:
+        PROGRESS.append(args.progress)
     run(args.sections, args.boards, args.time_limit, args.out)
 
 
