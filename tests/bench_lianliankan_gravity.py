@@ -26,6 +26,7 @@ import json
 import random
 import statistics
 import sys
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -75,9 +76,11 @@ def bench_full(width: int, height: int, boards: int, time_limit: float, first: i
     counts = {"SOLVED": 0, "UNSAT": 0, "LIMIT": 0}
     times, nodes, limits = [], [], []
     for seed in range(first, first + boards):
+        cpu = time.process_time()
         result = _check(SearchBackend(), _full(width, height, seed), time_limit)
         _progress(size=f"{width}x{height}", seed=seed, status=str(result.status),
-                  seconds=round(result.wall, 4), **result.effort)
+                  seconds=round(result.wall, 4), cpu=round(time.process_time() - cpu, 4),
+                  **result.effort)
         counts[str(result.status)] += 1
         times.append(result.wall)
         nodes.append(result.effort.get("nodes", 0))
