@@ -1,5 +1,5 @@
 """Lianliankan as CP-SAT: which tiles pair up, which line each pair draws, and
-in what order the pairs go.
+in what order the pairs go.  (With gravity: ``lianliankan_gravity``.)
 
 For every two tiles of one picture the model lists the lines of at most
 ``board.turns`` turns: a straight line, the two one-turn lines through the

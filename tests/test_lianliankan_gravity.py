@@ -5,6 +5,7 @@ generator that plays under gravity, and KShisen's greedy filter."""
 from __future__ import annotations
 
 import dataclasses
+import json
 import random
 from pathlib import Path
 
@@ -138,3 +139,19 @@ def test_kshisen_filter_ignores_gravity() -> None:
     stuck = Board(grid("3 1 3 1\n3 1 1 2\n2 2 2 3"))  # the seed's greedy trap
     assert clearable(stuck)
     assert not kshisen_solvable(stuck)
+
+
+def test_generate_gravity_is_reproducible(capsys) -> None:
+    from search.cli import main
+
+    argv = ["generate", "lianliankan", "--full", "--border", "--solvable", "--gravity",
+            "--size", "4x4", "--seed", "4", "--count", "2", "--json"]
+    outputs = []
+    for _ in range(2):
+        assert main(argv) == 0
+        outputs.append(capsys.readouterr().out)
+    assert outputs[0] == outputs[1]
+    for line in outputs[0].splitlines():
+        row = json.loads(line)
+        assert row["gravity"] is True
+        assert clearable(Board(tuple(map(tuple, row["grid"])), border=True, gravity=True))

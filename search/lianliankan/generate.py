@@ -11,9 +11,10 @@
   a random blank tile a line joins to it, paint the pair with the next
   picture, repeat until the board is empty (a stuck game starts again); the
   painted board clears in the order played, which is the board built by
-  placing pairs backwards.  ``--method reject`` (and any board with
-  ``--gravity``) draws boards until the exact search clears one within
-  ``--board-limit`` seconds; a board it leaves undecided is skipped.
+  placing pairs backwards.  With ``--gravity`` the blank game is played
+  under gravity and each pair paints the cells its tiles started on (the falls
+  undone).  ``--method reject`` draws boards until the exact search clears
+  one within ``--board-limit`` seconds; a board it leaves undecided is skipped.
 
 Board k (1-based) of ``--seed S`` is drawn from ``random.Random(S + k - 1)``.
 """
