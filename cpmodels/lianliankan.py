@@ -328,8 +328,7 @@ class CpSatBackend(LianliankanBackend):
             built = None if deadline.expired() else model(puzzle, deadline)
         except LimitReached:
             built = None
-        left = deadline.remaining()
-        if built is None or left == 0:
+        if built is None or deadline.expired():
             return SolveResult(Status.LIMIT, None, time.perf_counter() - start, {})
         if getattr(built, "stuck", None):
             self.effort = {"safe_moves": len(first)}
@@ -339,6 +338,10 @@ class CpSatBackend(LianliankanBackend):
             )
             return SolveResult(Status.UNSAT, None, time.perf_counter() - start,
                                dict(self.effort), message)
+        hinted = self.opts.hint and _hint(built, puzzle, deadline)
+        left = deadline.remaining()
+        if left == 0:
+            return SolveResult(Status.LIMIT, None, time.perf_counter() - start, {})
         solver = make_solver(
             time_limit=left,
             workers=self.opts.workers,
@@ -350,7 +353,6 @@ class CpSatBackend(LianliankanBackend):
         solver.parameters.cp_model_probing_level = 0
         if puzzle.gravity:  # presolve took 18 of 19 s on a 6 x 4 board, finding nothing
             solver.parameters.cp_model_presolve = False
-        hinted = self.opts.hint and _hint(built, puzzle)
         status = solver.solve(built.model)
         self.effort = {**effort(solver), "safe_moves": len(first), "hinted": int(hinted)}
         wall = time.perf_counter() - start
@@ -377,14 +379,14 @@ class CpSatBackend(LianliankanBackend):
 HINT_NODES = 20_000  # the search's budget for a clearing to hint (nodes, not seconds)
 
 
-def _hint(built: Any, board: Board) -> bool:
+def _hint(built: Any, board: Board, deadline: Deadline) -> bool:
     """Hint a clearing found by the exact search (within ``HINT_NODES``) to
     CP-SAT, as the model's values; whether one was found.  The hint only
     guides CP-SAT's first dives: the verdict is still CP-SAT's, and a board
     the search cannot clear in the budget is solved without one."""
     from search.lianliankan.solver import clearing
 
-    moves = clearing(board, HINT_NODES)
+    moves = clearing(board, HINT_NODES, deadline)
     if moves is None:
         return False
     built.hint(moves)

@@ -474,16 +474,17 @@ def _effort(engine: PairingSearch | GravitySearch) -> dict[str, int]:
                                                            "states": states}
 
 
-def clearing(board: Board, node_limit: int) -> list[Move] | None:
+def clearing(board: Board, node_limit: int,
+             deadline: Deadline | None = None) -> list[Move] | None:
     """A clearing found within ``node_limit`` nodes of the exact search (greedy
-    play first), or None: none found in that budget, or none exists."""
+    play first), or None: none found in that budget or before ``deadline``,
+    or none exists."""
+    deadline = deadline or Deadline(None)
     engine = (GravitySearch if board.gravity else PairingSearch)(
-        board, Deadline(None), node_limit=node_limit)
-    game = play(board)
-    if game.left == 0:
-        return list(game.moves)
+        board, deadline, node_limit=node_limit)
     try:
-        return engine.run()
+        game = play(board, deadline)
+        return list(game.moves) if game.left == 0 else engine.run()
     except LimitReached:
         return None
 
