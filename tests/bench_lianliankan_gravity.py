@@ -15,6 +15,8 @@ Sections:
             greedy filter (no gravity in its game) on the same boards
   cpsat     the CP-SAT backend with gravity on small full boards (and the
             search's verdict on each)
+  cpsat-full  the CP-SAT backend without gravity on full 18 x 8 boards with the
+            ring (with the search's hint, as by default, and the search's verdict)
 Board k of a section is ``random.Random(k)`` (kshisen: the boards of full 18 x 8).
 """
 
@@ -136,6 +138,26 @@ def bench_cpsat(width: int, height: int, boards: int, time_limit: float) -> dict
             "boards": boards, "time_limit": time_limit, **counts, **_spread("seconds", times)}
 
 
+def bench_cpsat_full(boards: int, time_limit: float) -> dict:
+    counts = {"SOLVED": 0, "UNSAT": 0, "LIMIT": 0, "disagree": 0, "hinted": 0}
+    times, limits = [], []
+    for seed in range(boards):
+        board = dataclasses.replace(_full(18, 8, seed), gravity=False)
+        result = _check(CpSatBackend(workers=1, seed=0), board, time_limit)
+        counts[str(result.status)] += 1
+        counts["hinted"] += int(result.effort.get("hinted", 0))
+        times.append(result.wall)
+        _progress(size="18x8", seed=seed, backend="cpsat", status=str(result.status),
+                  seconds=round(result.wall, 4), **result.effort)
+        if str(result.status) == "LIMIT":
+            limits.append(seed)
+        else:
+            counts["disagree"] += result.status != SearchBackend().solve(board).status
+    return {"section": "cpsat-full", "size": "18x8", "boards": boards,
+            "time_limit": time_limit, **counts, **_spread("seconds", times),
+            "undecided_seeds": limits}
+
+
 def run(sections: list[str], boards: int, time_limit: float, out: str | None) -> list[dict]:
     rows = []
 
@@ -158,6 +180,8 @@ def run(sections: list[str], boards: int, time_limit: float, out: str | None) ->
         emit(bench_generate(boards, time_limit))
     if "kshisen" in sections:
         emit(bench_kshisen(boards, time_limit))
+    if "cpsat-full" in sections:
+        emit(bench_cpsat_full(boards, time_limit))
     if "cpsat" in sections:
         for width, height in CPSAT_SIZES:
             emit(bench_cpsat(width, height, boards, time_limit))
