@@ -26,17 +26,17 @@ import argparse
 import dataclasses
 import json
 import random
+import re
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests"))
 
 import pytest  # noqa: E402
-from bench_lianliankan import SOLVABLE, _generate  # noqa: E402
 
 from cpmodels.lianliankan import CpSatBackend  # noqa: E402
 from search.lianliankan.generate import full_fill  # noqa: E402
@@ -44,6 +44,22 @@ from search.lianliankan.kshisen import kshisen_solvable  # noqa: E402
 from search.lianliankan.model import Board  # noqa: E402
 from search.lianliankan.solver import SearchBackend  # noqa: E402
 from search.lianliankan.verify import verify  # noqa: E402
+
+SUMMARY = re.compile(r"\(([\d.]+) per second, (\d+) drawn")
+SOLVABLE = ["--full", "--border", "--solvable", "--seed", "1"]  # 18 x 8, 36 pictures x 4
+
+
+def _generate(options: list[str], boards: int) -> tuple[list[Board], dict]:
+    """The boards of ``gridcp generate lianliankan OPTIONS --count N --json``,
+    and the rate and draws of its summary line."""
+    command = [sys.executable, "-m", "search", "generate", "lianliankan", *options,
+               "--count", str(boards), "--json"]
+    done = subprocess.run(command, capture_output=True, text=True, check=True, cwd=ROOT)
+    grids = [json.loads(line) for line in done.stdout.splitlines()]
+    found = SUMMARY.search(done.stderr)
+    assert found, done.stderr
+    summary = {"per_second": float(found.group(1)), "drawn": int(found.group(2))}
+    return [Board(tuple(map(tuple, g["grid"])), border=g["border"]) for g in grids], summary
 
 
 def _check(backend, board: Board, time_limit: float):
