@@ -107,7 +107,8 @@ def test_the_later_steps_alone_match_the_oracle(puzzle):
 
 
 def test_detours_decide_when_cpsat_runs_out(monkeypatch):
-    monkeypatch.setattr(check_module, "_cpsat_solve", _budget_out("second-cover", "proof"))
+    monkeypatch.setattr(check_module, "_cpsat_solve",
+                        _budget_out("second-cover", "proof (quick)", "proof"))
     board = parse(ONE_COVER_AND_A_DETOUR)
     report = check(board, budget=NO_BOUND)
     assert report.verdict == "NOT WELL-DESIGNED: several lenient solutions"
@@ -122,7 +123,7 @@ def test_detours_decide_when_cpsat_runs_out(monkeypatch):
 
 def test_the_large_frontier_pass_decides_last(monkeypatch):
     monkeypatch.setattr(check_module, "_cpsat_solve",
-                        _budget_out("second-cover", "proof"))
+                        _budget_out("second-cover", "proof (quick)", "proof"))
     monkeypatch.setattr(check_module, "detour", lambda *args, **kwargs: None)
     seed = parse(SEED.read_text())
     report = check(seed, budget=NO_BOUND)
