@@ -38,8 +38,6 @@ import time
 from collections import Counter
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parent.parent
 SETS = ROOT.parent / "shared" / "instances-public" / "futoshiki"
 sys.path.insert(0, str(ROOT))
@@ -246,11 +244,6 @@ def main(argv: list[str] | None = None) -> int:
     speed_section(ids, binary, args.repeat, args.generated)
     startup_section(args.repeat)
     return 0
-
-
-@pytest.mark.bench
-def test_bench_sample() -> None:
-    assert main(["--repeat", "1", "--generated", "0"]) == 0
 
 
 if __name__ == "__main__":

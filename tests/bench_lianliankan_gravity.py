@@ -1,7 +1,7 @@
 """Lianliankan with gravity: the figures of docs/lianliankan.md (gravity part).
 
-Run as a script (``python tests/bench_lianliankan_gravity.py SECTION ...``) or
-with ``pytest -m bench tests/bench_lianliankan_gravity.py`` (a small sample).
+Run as a script (``python tests/bench_lianliankan_gravity.py SECTION ...``;
+``--boards 5`` for a small sample).
 Prints one JSON row per section; with ``--out FILE`` appends them there.
 Timings are wall-clock on whatever machine runs it; the rows also give the
 search's nodes and states, which do not depend on the machine.
@@ -36,7 +36,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import pytest  # noqa: E402
 
 from cpmodels.lianliankan import CpSatBackend  # noqa: E402
 from search.lianliankan.generate import full_fill  # noqa: E402
@@ -202,11 +201,6 @@ def run(sections: list[str], boards: int, time_limit: float, out: str | None) ->
         for width, height in CPSAT_SIZES:
             emit(bench_cpsat(width, height, boards, time_limit))
     return rows
-
-
-@pytest.mark.bench
-def test_bench_sample() -> None:
-    assert run(["full", "generate", "kshisen"], boards=5, time_limit=10, out=None)
 
 
 def main() -> None:

@@ -28,8 +28,6 @@ import tempfile
 import time
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
@@ -43,8 +41,6 @@ GO = Path("/work/peers/thomasahle-numberlink/numberlink")
 # one character per pair for the Go solver's letter format ('.' is empty, '#' a wall)
 SIGMA = [chr(c) for c in range(0x21, 0x7F) if chr(c) not in ".#"] + \
         [chr(c) for c in range(0xC0, 0x2000)]
-
-pytestmark = pytest.mark.skip(reason="a benchmark script, not a test")
 
 
 def go_text(puzzle: Numberlink) -> str:
