@@ -11,7 +11,7 @@ arcs, so solutions are counted once.
 ``no_self_touch``: two grid-neighbours of one colour must be joined by an arc.
 Every lenient solution shortcuts to one that obeys it, so ``solve`` uses it
 under the lenient rule and tries it first under full cover.  Under the lenient
-rule ``solve`` first asks a router (``numberlink_route``) for paths that share
+rule ``solve`` first asks a router (``search.numberlink.route``) for paths that share
 no cell and gives them to CP-SAT as a hint: sparse contest boards that CP-SAT
 alone does not decide in minutes are then confirmed without branching.
 
@@ -39,7 +39,6 @@ from dataclasses import dataclass
 from ortools.sat.python import cp_model
 
 from cpmodels.common import effort, enumerate_solutions, make_solver
-from cpmodels.numberlink_route import route
 from search.core import (
     CountResult,
     Deadline,
@@ -51,6 +50,7 @@ from search.core import (
 )
 from search.numberlink.backend import NumberlinkBackend
 from search.numberlink.model import Cell, Numberlink, Solution
+from search.numberlink.route import route
 from search.numberlink.verify import covers, touches_itself, verify
 
 # The LP relaxation of the circuit (level 2: with cuts) guides the search on

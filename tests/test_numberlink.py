@@ -214,7 +214,7 @@ def test_small_boards_match_brute_force(name):
 def test_lenient_solve_matches_brute_force():
     """The lenient ``solve`` (router hint, then the no-self-touch circuit model):
     solvable exactly when the oracle finds a solution, and every answer verifies."""
-    from cpmodels.numberlink_route import route
+    from search.numberlink.route import route
 
     rng = random.Random(2027)
     routed = 0

@@ -23,13 +23,13 @@ from dataclasses import dataclass
 from search.core import Deadline, SolveResult, Status, add_effort
 from search.numberlink.backend import NumberlinkBackend
 from search.numberlink.model import Numberlink
+from search.numberlink.route import ROUNDS, route
 
 SMALL_CELLS = 144  # up to 12 x 12: the plain search answers before CP-SAT has loaded...
 SMALL_NODES = 50_000  # ... mostly within a few hundred nodes; past this many,
 NARROW = 14  # a board this narrow goes to the frontier (its states grow with the width)
 FRONTIER_STATES = 1_000_000  # within this many states in a level (ADC Q08, 12 wide: 50 k)
 LINKS_NODES = 30_000  # then CP-SAT (a 40 x 40 board needs 1-15 k on a good day)
-ROUTE_ROUNDS = 40  # router rounds under the lenient rule
 COVER_NODES = 10_000  # links looking for a full cover of a lenient board (ADC Q07: 6.7 k)
 
 
@@ -46,7 +46,7 @@ class AutoBackend(NumberlinkBackend):
         narrow: int = NARROW
         frontier_states: int = FRONTIER_STATES
         links_nodes: int = LINKS_NODES
-        route_rounds: int = ROUTE_ROUNDS
+        route_rounds: int = ROUNDS  # the router's, under the lenient rule
         cover_nodes: int = COVER_NODES
 
     def solve(self, puzzle: Numberlink, *, time_limit: float | None = None) -> SolveResult:
@@ -86,7 +86,6 @@ class AutoBackend(NumberlinkBackend):
         node budget (a full cover obeys the lenient rule too, and the
         contest boards often have one: 11 of the 17 ADC 2015 boards).  None
         when neither finds one; neither can prove there is none."""
-        from cpmodels.numberlink_route import route  # pure Python: no OR-Tools
         from search.numberlink import KIND
         from search.numberlink.verify import verify
 
