@@ -25,8 +25,9 @@ from search.lianliankan.io import (
 )
 from search.lianliankan.model import Board, Move, Solution
 from search.lianliankan.paths import Field, Occupancy
+from search.lianliankan.restarts import luby
 from search.lianliankan.rules import apply_options
-from search.lianliankan.solver import PairingSearch, SearchBackend, _luby
+from search.lianliankan.solver import PairingSearch, SearchBackend
 from search.lianliankan.verify import fewest_turns, move_problems, verify
 from search.registry import kind
 
@@ -362,7 +363,7 @@ def test_relaxation_uses_lines_of_the_boards_turns() -> None:
 
 
 def test_restart_budgets_follow_luby() -> None:
-    assert [_luby(i) for i in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
+    assert [luby(i) for i in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
 
 
 def test_search_refuses_counting() -> None:

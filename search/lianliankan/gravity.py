@@ -45,6 +45,7 @@ from collections.abc import Iterator
 from search.core import Deadline, LimitReached
 from search.lianliankan.model import Board, Move
 from search.lianliankan.paths import Field
+from search.lianliankan.restarts import OverBudget, dive_budget
 
 FIRST_BUDGET = 200  # nodes of the first dive
 RESTART_UNIT = 400  # nodes of a later dive, times the term of Luby's sequence
@@ -78,10 +79,10 @@ class GravitySearch:
         dive = 0
         start = self.field.cells[:]
         while True:
-            self.budget = self.nodes + (RESTART_UNIT * _luby(dive) if dive else FIRST_BUDGET)
+            self.budget = self.nodes + dive_budget(dive, FIRST_BUDGET, RESTART_UNIT)
             try:
                 return self._search()
-            except _OverBudget:
+            except OverBudget:
                 self.field.cells[:] = start
                 self.shuffle = True
                 dive += 1
@@ -98,7 +99,7 @@ class GravitySearch:
         if self.node_limit is not None and self.nodes > self.node_limit:
             raise LimitReached
         if self.nodes > self.budget:
-            raise _OverBudget
+            raise OverBudget
         field = self.field
         snapshot = field.cells[:]
         first = tuple(snapshot)
@@ -271,14 +272,3 @@ def moves_of(board: Board) -> Iterator[Move]:
         yield search.field.move(a, b, corners)
 
 
-class _OverBudget(Exception):
-    """A dive used up its node budget: restart."""
-
-
-def _luby(i: int) -> int:
-    """The i-th term (from 1) of Luby's sequence 1 1 2 1 1 2 4 1 1 2 ..."""
-    while True:
-        k = i.bit_length()
-        if i == (1 << k) - 1:
-            return 1 << (k - 1)
-        i -= (1 << (k - 1)) - 1

@@ -55,6 +55,7 @@ from search.lianliankan.gravity import GravitySearch
 from search.lianliankan.greedy import play, transcript
 from search.lianliankan.model import Board, Move, Solution
 from search.lianliankan.paths import Field, Occupancy
+from search.lianliankan.restarts import OverBudget, dive_budget
 
 Group = tuple[int, ...]  # sorted flat indices of tiles that may pair among themselves
 # a join of the relaxation: two tiles and a reader of the cells of their line
@@ -176,10 +177,10 @@ class PairingSearch:
         (they are proofs), so no work that finished is lost."""
         dive = 0
         while True:
-            self.budget = self.nodes + (RESTART_UNIT * _luby(dive) if dive else FIRST_BUDGET)
+            self.budget = self.nodes + dive_budget(dive, FIRST_BUDGET, RESTART_UNIT)
             try:
                 return self._search(list(self.start), [], set())
-            except _OverBudget:
+            except OverBudget:
                 self.field = Field(self.board)
                 self.dead.clear()
                 self._killed.clear()
@@ -193,7 +194,7 @@ class PairingSearch:
         if self.node_limit is not None and self.nodes > self.node_limit:
             raise LimitReached
         if self.nodes > self.budget:
-            raise _OverBudget
+            raise OverBudget
         field = self.field
         snapshot = field.cells[:]
         played: list[tuple[int, int, tuple[int, ...]]] = []
@@ -489,17 +490,6 @@ def clearing(board: Board, node_limit: int,
         return None
 
 
-class _OverBudget(Exception):
-    """A dive used up its node budget: restart."""
-
-
-def _luby(i: int) -> int:
-    """The i-th term (from 1) of Luby's sequence 1 1 2 1 1 2 4 1 1 2 ..."""
-    while True:
-        k = i.bit_length()
-        if i == (1 << k) - 1:
-            return 1 << (k - 1)
-        i -= (1 << (k - 1)) - 1
 
 
 def _getter(cells: tuple[int, ...]) -> Callable[[list[int]], tuple[int, ...]]:

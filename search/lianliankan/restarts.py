@@ -1,0 +1,24 @@
+"""Restarts for the Lianliankan searches: a dive that exceeds its node budget
+starts again with other choices, the budgets following Luby's sequence (how
+long a dive takes varies wildly with its early choices)."""
+
+from __future__ import annotations
+
+
+class OverBudget(Exception):
+    """A dive used up its node budget: restart."""
+
+
+def luby(i: int) -> int:
+    """The i-th term (from 1) of Luby's sequence 1 1 2 1 1 2 4 1 1 2 ..."""
+    while True:
+        k = i.bit_length()
+        if i == (1 << k) - 1:
+            return 1 << (k - 1)
+        i -= (1 << (k - 1)) - 1
+
+
+def dive_budget(dive: int, first: int, unit: int) -> int:
+    """Nodes for dive number ``dive`` (from 0): ``first``, then ``unit``
+    times the dive's term of Luby's sequence."""
+    return unit * luby(dive) if dive else first
