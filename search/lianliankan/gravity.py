@@ -42,10 +42,10 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-from search.core import Deadline, LimitReached
+from search.core import Deadline
 from search.lianliankan.model import Board, Move
 from search.lianliankan.paths import Field
-from search.lianliankan.restarts import OverBudget, dive_budget
+from search.lianliankan.restarts import Dives, OverBudget, dive_budget
 
 FIRST_BUDGET = 200  # nodes of the first dive
 RESTART_UNIT = 400  # nodes of a later dive, times the term of Luby's sequence
@@ -53,7 +53,7 @@ RESTART_UNIT = 400  # nodes of a later dive, times the term of Luby's sequence
 Pair = tuple[int, int, tuple[int, ...]]  # two tiles (flat indices) and the corners of a line
 
 
-class GravitySearch:
+class GravitySearch(Dives):
     """Depth-first search over removals under gravity; ``run`` gives the moves
     of a clearing, or None when no order of removals clears the board."""
 
@@ -94,12 +94,7 @@ class GravitySearch:
                 ) -> list[Move] | None:
         """``known``: the pictures and moves of this board, when the parent
         has read them already (to order its children)."""
-        self.deadline.check()
-        self.nodes += 1
-        if self.node_limit is not None and self.nodes > self.node_limit:
-            raise LimitReached
-        if self.nodes > self.budget:
-            raise OverBudget
+        self.enter()
         field = self.field
         snapshot = field.cells[:]
         first = tuple(snapshot)

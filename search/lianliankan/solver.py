@@ -55,7 +55,7 @@ from search.lianliankan.gravity import GravitySearch
 from search.lianliankan.greedy import play, transcript
 from search.lianliankan.model import Board, Move, Solution
 from search.lianliankan.paths import Field, Occupancy
-from search.lianliankan.restarts import OverBudget, dive_budget
+from search.lianliankan.restarts import Dives, OverBudget, dive_budget
 
 Group = tuple[int, ...]  # sorted flat indices of tiles that may pair among themselves
 # a join of the relaxation: two tiles and a reader of the cells of their line
@@ -134,7 +134,7 @@ class SearchBackend(LianliankanBackend):
 # ---------------------------------------------------------------- without gravity
 
 
-class PairingSearch:
+class PairingSearch(Dives):
     """Depth-first search over pairings with safe removals, relaxation and a table.
 
     Once the first dive has failed somewhere, each node also looks one step
@@ -189,12 +189,7 @@ class PairingSearch:
 
     def _search(self, groups: list[Group], hint: list[Join],
                 settled: set[Group]) -> list[Move] | None:
-        self.deadline.check()
-        self.nodes += 1
-        if self.node_limit is not None and self.nodes > self.node_limit:
-            raise LimitReached
-        if self.nodes > self.budget:
-            raise OverBudget
+        self.enter()
         field = self.field
         snapshot = field.cells[:]
         played: list[tuple[int, int, tuple[int, ...]]] = []
