@@ -423,19 +423,19 @@ def test_reject_skips_boards_the_search_leaves_undecided(monkeypatch, capsys) ->
     verdicts = iter([Status.LIMIT, Status.UNSAT, Status.SOLVED])
     limits = []
 
-    def search_status(b: Board, time_limit: float) -> Status:
-        limits.append(time_limit)
+    def search_status(b: Board, nodes: int) -> Status:
+        limits.append(nodes)
         return next(verdicts)
 
     monkeypatch.setattr(generate, "search_status", search_status)
     argv = ["generate", "lianliankan", "--full", "--solvable", "--method", "reject",
-            "--size", "6x4", "--board-limit", "0.5"]
+            "--size", "6x4", "--board-nodes", "500"]
     assert main(argv) == 0
     out, err = capsys.readouterr()
-    assert limits == [0.5] * 3 and out.count("# board") == 1
-    assert "3 drawn, 1 undecided at 0.5 s skipped" in err
+    assert limits == [500] * 3 and out.count("# board") == 1
+    assert "3 drawn, 1 undecided within 500 nodes skipped" in err
     assert main([*argv[:-1], "0"]) == 2
-    assert "--board-limit must be positive" in capsys.readouterr().err
+    assert "--board-nodes must be positive" in capsys.readouterr().err
 
 
 # ---------------------------------------------------------------- bundled instances

@@ -14,7 +14,7 @@
   placing pairs backwards.  With ``--gravity`` the blank game is played
   under gravity and each pair paints the cells its tiles started on (the falls
   undone).  ``--method reject`` draws boards until the exact search clears
-  one within ``--board-limit`` seconds; a board it leaves undecided is skipped.
+  one within ``--board-nodes`` nodes; a board it leaves undecided is skipped.
 
 Board k (1-based) of ``--seed S`` is drawn from ``random.Random(S + k - 1)``.
 """
@@ -38,7 +38,9 @@ from search.outputs import out_dir
 SEED_SIZE = (20, 20)
 FULL_SIZE = (18, 8)
 MAX_TRIES = 10_000  # boards drawn per requested one before giving up
-BOARD_LIMIT = 2.0  # seconds of exact search per board in reject: some boards take minutes
+# nodes of exact search per board in reject (some boards take minutes); work,
+# not seconds, so a seed gives the same boards on any machine
+BOARD_NODES = 50_000
 
 
 # ---------------------------------------------------------------- the fills
@@ -251,7 +253,7 @@ class BlankGame:
 
 def make_board(args: Any, rng: random.Random) -> tuple[Board, int, int]:
     """One board for the options in ``args``, how many were drawn for it, and how
-    many of those the exact search left undecided within ``args.board_limit``."""
+    many of those the exact search left undecided within ``args.board_nodes``."""
     width, height = args.width, args.height
     rules = {"border": args.border, "gravity": args.gravity, "turns": args.turns}
     undecided = 0
@@ -270,7 +272,7 @@ def make_board(args: Any, rng: random.Random) -> tuple[Board, int, int]:
         board = Board(grid, **rules)
         if not args.solvable:
             return board, tries, undecided
-        status = search_status(board, args.board_limit)
+        status = search_status(board, args.board_nodes)
         if status is Status.SOLVED:
             return board, tries, undecided
         undecided += status is Status.LIMIT
@@ -286,11 +288,12 @@ def _tiles(args: Any, width: int, height: int, rng: random.Random) -> list[int]:
     return [p for p in pictures for _ in range(2)]
 
 
-def search_status(board: Board, time_limit: float) -> Status:
-    """The exact search's verdict: SOLVED, UNSAT, or LIMIT (undecided, skipped)."""
+def search_status(board: Board, nodes: int) -> Status:
+    """The exact search's verdict within ``nodes``: SOLVED, UNSAT, or LIMIT
+    (undecided, skipped)."""
     from search.lianliankan.solver import SearchBackend
 
-    return SearchBackend().solve(board, time_limit=time_limit).status
+    return SearchBackend(max_nodes=nodes).solve(board).status
 
 
 # ---------------------------------------------------------------- command line
@@ -308,9 +311,9 @@ def add_generate_arguments(parser: argparse.ArgumentParser) -> None:
                         help="lines may use the empty ring outside the board")
     parser.add_argument("--gravity", action="store_true", help="tiles fall into gaps")
     parser.add_argument("--turns", type=turns, default=2, help="most turns of a line (2)")
-    parser.add_argument("--board-limit", type=float, default=BOARD_LIMIT, metavar="S",
-                        help="--method reject: seconds of exact search per drawn board; "
-                             f"an undecided board is skipped ({BOARD_LIMIT:g})")
+    parser.add_argument("--board-nodes", type=int, default=BOARD_NODES, metavar="N",
+                        help="--method reject: nodes of exact search per drawn board; "
+                             f"an undecided board is skipped ({BOARD_NODES:,})")
 
 
 def generate(args: Any) -> int:
@@ -335,7 +338,8 @@ def generate(args: Any) -> int:
     wall = time.perf_counter() - start
     rate = args.count / wall if wall > 0 else float("inf")
     searched = args.solvable and not args.played
-    note = f", {undecided} undecided at {args.board_limit:g} s skipped" if searched else ""
+    note = (f", {undecided} undecided within {args.board_nodes:,} nodes skipped"
+            if searched else "")
     print(f"generated {args.count} {args.kind} boards in {wall:.2f} s ({rate:.1f} per second, "
           f"{drawn} drawn{note})", file=sys.stderr)
     return 0
@@ -366,9 +370,9 @@ def _settled(args: Any) -> Any:
     args.border = getattr(args, "border", False)
     args.gravity = getattr(args, "gravity", False)
     args.turns = getattr(args, "turns", 2)
-    args.board_limit = getattr(args, "board_limit", BOARD_LIMIT)
-    if not args.board_limit > 0:
-        raise GridcpError(f"--board-limit must be positive, not {args.board_limit:g}")
+    args.board_nodes = getattr(args, "board_nodes", BOARD_NODES)
+    if not args.board_nodes > 0:
+        raise GridcpError(f"--board-nodes must be positive, not {args.board_nodes}")
     args.pictures = getattr(args, "pictures", None) or (max(1, cells // 4) if full else 20)
     args.pairs = getattr(args, "pairs", None) or (100 if not args.size else cells // 4)
     method = args.method or ("play" if solvable else "random")

@@ -70,6 +70,7 @@ class SearchBackend(LianliankanBackend):
     @dataclass(frozen=True)
     class Options:
         method: str | None = None  # "exact" (default) or "greedy"
+        max_nodes: int | None = None  # a budget of work for the exact search: past it, LIMIT
 
     name: ClassVar[str] = "search"
     rules: ClassVar[frozenset[str]] = frozenset({"border", "gravity", "turns"})
@@ -91,14 +92,16 @@ class SearchBackend(LianliankanBackend):
             except LimitReached:
                 return SolveResult(Status.LIMIT, None, time.perf_counter() - start, {},
                                    "time limit reached during greedy play")
-        engine = (GravitySearch if puzzle.gravity else PairingSearch)(puzzle, deadline)
+        engine = (GravitySearch if puzzle.gravity else PairingSearch)(
+            puzzle, deadline, node_limit=self.opts.max_nodes)
         try:
             game = play(puzzle, deadline)  # a clearing found greedily is a clearing
             moves = list(game.moves) if game.left == 0 else engine.run()
         except LimitReached:
             self.effort = _effort(engine)
+            why = "time limit reached" if deadline.expired() else "node budget spent"
             return SolveResult(Status.LIMIT, None, time.perf_counter() - start,
-                               dict(self.effort), "time limit reached")
+                               dict(self.effort), why)
         self.effort = _effort(engine)
         wall = time.perf_counter() - start
         if moves is None:
