@@ -200,13 +200,9 @@ def run_check(kind_: PuzzleKind, puzzle: Any, file: str, backend: str | None,
               args: Any) -> Answer:
     """The verdict of the named backend, or of the puzzle's own check (several
     engines) when none is named; its evidence verified before it is shown."""
-    if backend is None and kind_.check is not None:
-        report: CheckReport = kind_.call("check", puzzle, time_limit=args.time_limit)
-        name = "default"
-    else:
-        name = backend or kind_.default_backend("check")
-        engine = kind_.backend(name, **_backend_options(args))
-        report = engine.check(puzzle, time_limit=args.time_limit)
+    report: CheckReport = kind_.verdict(puzzle, backend, args.time_limit,
+                                        **_backend_options(args))
+    name = backend or ("default" if kind_.check is not None else report.engine)
     fields: dict[str, Any] = {"verdict": report.verdict, "ok": report.ok,
                               "details": dict(report.details)}
     if "grade" in report.details:

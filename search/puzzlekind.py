@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from search.core import Backend, GridcpError, load
+from search.core import Backend, CheckReport, GridcpError, load
 
 
 @dataclass(frozen=True)
@@ -79,6 +79,17 @@ class PuzzleKind:
             known = ", ".join(self.backends)
             raise GridcpError(f"{self.name} has no backend {name!r} (known: {known})")
         return load(self.backends[name])(**options)
+
+    def verdict(self, puzzle: Any, backend: str | None = None,
+                time_limit: float | None = None, **options: Any) -> CheckReport:
+        """The check as ``gridcp check`` gives it: the named backend's, or
+        without one the puzzle's own check (several engines) where it has
+        one, else the default check backend's (for the puzzle's rules)."""
+        if backend is None and self.check is not None:
+            return self.call("check", puzzle, time_limit=time_limit)
+        rules = self.call("rules_of", puzzle) if self.rules_of else ()
+        name = backend or self.default_backend("check", rules)
+        return self.backend(name, **options).check(puzzle, time_limit=time_limit)
 
     def default_backend(self, task: str, rules: Iterable[str] = ()) -> str:
         """The first backend named for ``task`` in ``defaults`` (a name, or

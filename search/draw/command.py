@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from search.arguments import NO, UNDECIDED, USAGE, YES, rule_variants, worst
-from search.core import CheckReport, Deadline, GridcpError, InputError, Status
+from search.core import GridcpError, InputError, Status
 from search.draw import FORMATS, figure, write
 from search.draw.svg import to_string
 from search.puzzlekind import PuzzleKind
@@ -84,9 +84,11 @@ def _drawing(kind_: PuzzleKind, puzzle: Any, label: str, args: Any) -> Drawing:
         return (_failed(kind_, puzzle, found, name)
                 or Drawing(f"{name}\n{result.status} by {engine}", found,
                            EXIT_OF_OK[SOLVE_OK.get(result.status, False)], str(result.status)))
-    deadline = Deadline(args.time_limit)
-    report = check(kind_, puzzle, args.backend, args.time_limit)
-    solutions, rules = evidence(kind_, puzzle, report, deadline.remaining())
+    report = kind_.verdict(puzzle, args.backend, args.time_limit)
+    solutions, rules = report.solutions, report.rules or puzzle
+    if report.status is Status.MULTIPLE and len(solutions) < 2:
+        return Drawing(f"{name}\nERROR: MULTIPLE without two solutions to show", (), NO,
+                       str(Status.ERROR))
     failed = _failed(kind_, rules, solutions, name)
     if failed:
         return failed
@@ -96,41 +98,6 @@ def _drawing(kind_: PuzzleKind, puzzle: Any, label: str, args: Any) -> Drawing:
         marked = tuple(kind_.call("differences", rules, *solutions))
         title += f"\nthe two solutions differ in {len(marked)} cells (marked)"
     return Drawing(title, solutions, EXIT_OF_OK[report.ok], report.verdict, marked)
-
-
-def check(kind_: PuzzleKind, puzzle: Any, backend: str | None,
-          time_limit: float | None) -> CheckReport:
-    """The verdict as ``gridcp check`` gives it: the puzzle's own check (several
-    engines) when no backend is named, else that backend's."""
-    if backend is None and kind_.check is not None:
-        return kind_.call("check", puzzle, time_limit=time_limit)
-    name = backend or kind_.default_backend("check")
-    return kind_.backend(name).check(puzzle, time_limit=time_limit)
-
-
-def evidence(kind_: PuzzleKind, puzzle: Any, report: CheckReport,
-             time_limit: float | None) -> tuple[tuple[Any, ...], Any]:
-    """The solutions behind a verdict and the puzzle under the rules they keep.
-
-    A "no" by multiplicity that comes without its two solutions (the
-    Numberlink check's frontier counts and keeps none) gets them from the
-    default ``unique`` backend: two under the puzzle's rules if there are,
-    else, for Numberlink, two lenient ones (the rule its check counts under).
-    Once every check carries its pair this is ``report.solutions,
-    report.rules or puzzle``.
-    """
-    rules = report.rules or puzzle
-    if report.status is not Status.MULTIPLE or len(report.solutions) >= 2:
-        return report.solutions, rules
-    deadline = Deadline(time_limit)
-    lenient = [kind_.call("apply_options", puzzle, {"lenient": True})] if any(
-        option.dest == "lenient" for option in kind_.options) else []
-    engine = kind_.backend(kind_.default_backend("unique"))
-    for rules in [puzzle, *lenient]:
-        pair = engine.unique(rules, time_limit=deadline.remaining())
-        if len(pair.solutions) == 2:
-            return pair.solutions, rules
-    return report.solutions, report.rules or puzzle
 
 
 def read_solution(kind_: PuzzleKind, puzzle: Any, path: str) -> Any:
