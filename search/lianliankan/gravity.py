@@ -75,6 +75,10 @@ class GravitySearch(Dives):
             for c in range(2, self.field.width + 2)
         ]
 
+    def effort(self) -> dict[str, int]:
+        """Nodes searched, and the boards proven not to clear."""
+        return {"nodes": self.nodes, "states": self.states}
+
     def run(self) -> list[Move] | None:
         dive = 0
         start = self.field.cells[:]

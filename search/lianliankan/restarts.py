@@ -36,6 +36,10 @@ class Dives:
     node_limit: int | None
     budget: int
 
+    def effort(self) -> dict[str, int]:
+        """The figures of the search so far."""
+        return {"nodes": self.nodes}
+
     def enter(self) -> None:
         """Count a node, and stop the search or the dive when a budget is spent."""
         self.deadline.check()

@@ -98,11 +98,11 @@ class SearchBackend(LianliankanBackend):
             game = play(puzzle, deadline)  # a clearing found greedily is a clearing
             moves = list(game.moves) if game.left == 0 else engine.run()
         except LimitReached:
-            self.effort = _effort(engine)
+            self.effort = engine.effort()
             why = "time limit reached" if deadline.expired() else "node budget spent"
             return SolveResult(Status.LIMIT, None, time.perf_counter() - start,
                                dict(self.effort), why)
-        self.effort = _effort(engine)
+        self.effort = engine.effort()
         wall = time.perf_counter() - start
         if moves is None:
             return SolveResult(Status.UNSAT, None, wall, dict(self.effort),
@@ -464,13 +464,6 @@ class PairingSearch(Dives):
                 if len(best) <= 1:
                     break
         return best or []
-
-
-def _effort(engine: PairingSearch | GravitySearch) -> dict[str, int]:
-    """Nodes searched, and with gravity the boards proven not to clear."""
-    states = getattr(engine, "states", None)
-    return {"nodes": engine.nodes} if states is None else {"nodes": engine.nodes,
-                                                           "states": states}
 
 
 def clearing(board: Board, node_limit: int,
