@@ -23,6 +23,7 @@ KIND = PuzzleKind(
         "frontier": f"{_HERE}.frontier:FrontierBackend",
         "links": f"{_HERE}.links:LinksBackend",
         "auto": f"{_HERE}.auto:AutoBackend",
+        "sat": "cpmodels.numberlink_sat:SatBackend",
     },
     # solve: by the size of the board (auto.py), so that small boards never load OR-Tools
     defaults={"solve": "auto", "check": "frontier", "count": "frontier"},

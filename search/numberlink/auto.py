@@ -9,8 +9,10 @@ grow with the width, not the length: ADC Q08, 11 x 12 with 8 pairs and wide
 empty regions, defeats search and takes the frontier 50 k states); larger
 full-cover ones to ``links``, the
 link-propagation search, within a node budget, and what it leaves undecided
-to CP-SAT; larger lenient ones to CP-SAT (``links`` barely prunes when cells
-may stay empty: ADC 2015, 2 of 17 in 100 k nodes).  Every budget is
+to CP-SAT; larger lenient ones to the lean SAT model (``sat``, within a
+budget of deterministic time: it decides the nested spirals ADC 2015 Q15 and
+Q17 that the circuit model does not), then the circuit model (``links``
+barely prunes when cells may stay empty: ADC 2015, 2 of 17 in 100 k nodes).  Every budget is
 in work (cells, nodes, rounds), so the engine that answers does not depend
 on the load; the answer names it (``message``, ``effort``).
 """
@@ -31,6 +33,7 @@ NARROW = 14  # a board this narrow goes to the frontier (its states grow with th
 FRONTIER_STATES = 1_000_000  # within this many states in a level (ADC Q08, 12 wide: 50 k)
 LINKS_NODES = 30_000  # then CP-SAT (a 40 x 40 board needs 1-15 k on a good day)
 COVER_NODES = 10_000  # links looking for a full cover of a lenient board (ADC Q07: 6.7 k)
+SAT_WORK = 20.0  # deterministic seconds of the lean SAT model (ADC Q15: 1-1.6, Q17: 2-10)
 
 
 class AutoBackend(NumberlinkBackend):
@@ -48,6 +51,7 @@ class AutoBackend(NumberlinkBackend):
         links_nodes: int = LINKS_NODES
         route_rounds: int = ROUNDS  # the router's, under the lenient rule
         cover_nodes: int = COVER_NODES
+        sat_work: float = SAT_WORK
 
     def solve(self, puzzle: Numberlink, *, time_limit: float | None = None) -> SolveResult:
         from search.numberlink import KIND
@@ -70,6 +74,12 @@ class AutoBackend(NumberlinkBackend):
             if found.status is not Status.LIMIT or deadline.expired():
                 return self._named(found, "frontier", total, started)
             add_effort(total, {f"frontier_{k}": v for k, v in found.effort.items()})
+        if not puzzle.full_cover:
+            found = KIND.backend("sat", work=self.opts.sat_work).solve(
+                puzzle, time_limit=deadline.remaining())
+            if found.status is not Status.LIMIT or deadline.expired():
+                return self._named(found, "sat", total, started)
+            add_effort(total, {f"sat_{k}": v for k, v in found.effort.items()})
         if puzzle.full_cover:
             found = KIND.backend("links", max_nodes=self.opts.links_nodes).solve(
                 puzzle, time_limit=deadline.remaining())

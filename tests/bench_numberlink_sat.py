@@ -1,0 +1,89 @@
+"""Benchmark: the lean SAT model (backend ``sat``) on lenient boards, in process.
+
+    python tests/bench_numberlink_sat.py [--work 20] [--time-limit 60] FILE...
+    python tests/bench_numberlink_sat.py --adc            # the 17 ADC 2015 boards
+    python tests/bench_numberlink_sat.py --fresh 12 --out DIR   # fresh boards, below
+
+Each board is solved under the lenient rule by ``sat`` (one worker, seed 0,
+within ``--work`` deterministic seconds) and its answer checked by
+``search.numberlink.verify.verify``.  Prints a Markdown table: the status,
+the wall time of the solve (model build included, process start-up not), the
+deterministic time and CP-SAT's conflicts.
+
+``--fresh N``: N contest-style lenient boards, made here and written to
+``--out``: a full-cover board of gridcp's ``paths`` generator (20x20 to
+30x30, seeds 0..), with every third path blanked out (its two labels
+removed), so the remaining pairs have room to wander and a lenient solution
+that leaves cells empty (the known one, less the blanked paths).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from cpmodels.numberlink_sat import SatBackend  # noqa: E402
+from search.numberlink.io import format_puzzle, parse  # noqa: E402
+from search.numberlink.model import Numberlink  # noqa: E402
+from search.numberlink.paths_gen import large_board  # noqa: E402
+from search.numberlink.verify import verify  # noqa: E402
+
+ADC = ROOT / "instances" / "numberlink" / "adc2015"
+SIZES = (20, 24, 27, 30)
+
+
+def fresh(count: int, out: Path) -> list[Path]:
+    """``count`` lenient boards from the ``paths`` generator, every third path blanked."""
+    out.mkdir(parents=True, exist_ok=True)
+    files = []
+    for seed in range(count):
+        size = SIZES[seed % len(SIZES)]
+        board, _ = large_board(size, size, seed)
+        kept = tuple(pair for k, pair in enumerate(board.pairs) if k % 3 != 2)
+        puzzle = Numberlink(size, size, kept, board.blocked, full_cover=False)
+        file = out / f"lenient_{size}x{size}_seed{seed}.txt"
+        file.write_text(format_puzzle(puzzle))
+        files.append(file)
+    return files
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("files", nargs="*", type=Path)
+    parser.add_argument("--adc", action="store_true")
+    parser.add_argument("--fresh", type=int, default=0)
+    parser.add_argument("--out", type=Path, default=Path("/tmp/nl-lenient"))
+    parser.add_argument("--work", type=float, default=20.0)
+    parser.add_argument("--time-limit", type=float, default=60.0)
+    args = parser.parse_args()
+    files = list(args.files)
+    if args.adc:
+        files += sorted(ADC.glob("Q*.txt"))
+    if args.fresh:
+        files += fresh(args.fresh, args.out)
+    print("| board | size | pairs | status | wall s | deterministic s | conflicts | verified |")
+    print("|---|---|---|---|---|---|---|---|")
+    solved = 0
+    for file in files:
+        puzzle = parse(file.read_text(), str(file)).lenient()
+        backend = SatBackend(work=args.work)
+        start = time.perf_counter()
+        found = backend.solve(puzzle, time_limit=args.time_limit)
+        wall = time.perf_counter() - start
+        checked = "-" if found.solution is None else (
+            "yes" if not verify(puzzle, found.solution) else "NO")
+        solved += found.status.name == "SOLVED" and checked == "yes"
+        print(f"| {file.stem} | {puzzle.height}x{puzzle.width} | {len(puzzle.pairs)} | "
+              f"{found.status.name} | {wall:.2f} | "
+              f"{found.effort.get('deterministic_time', 0):.2f} | "
+              f"{int(found.effort.get('conflicts', 0))} | {checked} |", flush=True)
+    print(f"\n{solved} of {len(files)} solved and verified")
+
+
+if __name__ == "__main__":
+    main()
