@@ -31,7 +31,8 @@ one colour).  There no self-touch is only a convention, tried first; a
 second pass without it keeps the answer complete.
 
 Every budget is work: CP-SAT's deterministic time with one worker and a fixed
-seed (``work``); only the caller's time limit is a clock.
+seed (``work``), in runs that restart with the next seed after budgets that
+follow Luby's sequence (``restart``); only the caller's time limit is a clock.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ from ortools.sat.python import cp_model
 from cpmodels.common import effort, make_solver
 from cpmodels.numberlink import _late_corners
 from search.core import Deadline, LimitReached, SolveResult, Status, add_effort
+from search.lianliankan.restarts import luby
 from search.numberlink.backend import NumberlinkBackend
 from search.numberlink.model import Cell, Numberlink, Solution
 
@@ -54,6 +56,9 @@ DETOUR = 3
 # Search without the LP (the model is pure clauses) and with a light presolve:
 # symmetry detection and repeated presolve cost seconds of wall time on a
 # 30 x 30 board and find nothing the search needs.
+# the unit of the restart budgets (``SatBackend.Options.restart``): about what
+# a 30 x 30 board's presolve and first descents take; not tuned
+RESTART_WORK = 2.0
 PARAMETERS = {"linearization_level": 0, "symmetry_level": 0, "max_presolve_iterations": 1}
 
 
@@ -238,7 +243,12 @@ class SatBackend(NumberlinkBackend):
         work: float | None = None
         canonical: bool = True  # the detour and corner rules (lenient rule)
         workers: int = 1
-        seed: int = 0
+        seed: int = 0  # of the first run; each restart takes the next
+        # deterministic seconds of the first run; run i gets this times the
+        # i-th term of Luby's sequence (1 1 2 1 1 2 4 ..), each with another
+        # seed: the work a run needs varies wildly with the seed (ADC Q17: 1.7
+        # deterministic s with seed 0, none in 12 with seed 1).  0: no restarts
+        restart: float = RESTART_WORK
 
     def solve(self, puzzle: Numberlink, *, time_limit: float | None = None) -> SolveResult:
         start, deadline = time.perf_counter(), Deadline(time_limit)
@@ -262,24 +272,33 @@ class SatBackend(NumberlinkBackend):
 
     def _pass(self, puzzle: Numberlink, touching: bool, deadline: Deadline,
               total: dict[str, float]) -> tuple[Status, Solution | None]:
+        """One model: solved with restarts, loops cut (full cover)."""
         built = LinkModel(puzzle, touching=touching, canonical=self.opts.canonical,
                           deadline=deadline)
+        run = 0
         while True:
-            work = self.opts.work
-            if work is not None:
-                work -= total.get("deterministic_time", 0.0)
-                if work <= 0:
+            left = self.opts.work
+            if left is not None:
+                left -= total.get("deterministic_time", 0.0)
+                if left <= 0:
                     return Status.LIMIT, None
+            run += 1
+            budget = self.opts.restart * luby(run) if self.opts.restart else None
+            last = budget is None or (left is not None and left <= budget)
             solver = make_solver(time_limit=deadline.remaining(), workers=self.opts.workers,
-                                 seed=self.opts.seed)
+                                 seed=self.opts.seed + run - 1)
             for name, value in PARAMETERS.items():
                 setattr(solver.parameters, name, value)
-            if work is not None:
-                solver.parameters.max_deterministic_time = work
+            if budget is not None or left is not None:
+                solver.parameters.max_deterministic_time = min(
+                    x for x in (budget, left) if x is not None)
             outcome = solver.solve(built.model)
             add_effort(total, effort(solver))
             if outcome == cp_model.INFEASIBLE:
                 return Status.UNSAT, None
+            if outcome == cp_model.UNKNOWN and not (last or deadline.expired()):
+                add_effort(total, {"restarts": 1})
+                continue  # this run's budget is spent: again with another seed
             if outcome not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
                 return (Status.LIMIT if outcome == cp_model.UNKNOWN else Status.ERROR), None
             solution, loops = built.read(solver)

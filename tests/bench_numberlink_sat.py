@@ -3,6 +3,7 @@
     python tests/bench_numberlink_sat.py [--work 20] [--time-limit 60] FILE...
     python tests/bench_numberlink_sat.py --adc            # the 17 ADC 2015 boards
     python tests/bench_numberlink_sat.py --fresh 12 --out DIR   # fresh boards, below
+    python tests/bench_numberlink_sat.py --auto --adc --time-limit 10  # the default solve
 
 Each board is solved under the lenient rule by ``sat`` (one worker, seed 0,
 within ``--work`` deterministic seconds) and its answer checked by
@@ -20,6 +21,9 @@ that leaves cells empty (the known one, less the blanked paths).
 from __future__ import annotations
 
 import argparse
+import json
+import resource
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -29,7 +33,7 @@ sys.path.insert(0, str(ROOT))
 
 from cpmodels.numberlink_sat import SatBackend  # noqa: E402
 from search.numberlink.io import format_puzzle, parse  # noqa: E402
-from search.numberlink.model import Numberlink  # noqa: E402
+from search.numberlink.model import Numberlink, Solution  # noqa: E402
 from search.numberlink.paths_gen import large_board  # noqa: E402
 from search.numberlink.verify import verify  # noqa: E402
 
@@ -56,6 +60,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("files", nargs="*", type=Path)
     parser.add_argument("--adc", action="store_true")
+    parser.add_argument("--auto", action="store_true", help="the default solve, in a process")
     parser.add_argument("--fresh", type=int, default=0)
     parser.add_argument("--out", type=Path, default=Path("/tmp/nl-lenient"))
     parser.add_argument("--work", type=float, default=20.0)
@@ -66,23 +71,45 @@ def main() -> None:
         files += sorted(ADC.glob("Q*.txt"))
     if args.fresh:
         files += fresh(args.fresh, args.out)
-    print("| board | size | pairs | status | wall s | deterministic s | conflicts | verified |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("| board | size | pairs | status | engine | wall s | CPU s | deterministic s "
+          "| conflicts | verified |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     solved = 0
     for file in files:
         puzzle = parse(file.read_text(), str(file)).lenient()
-        backend = SatBackend(work=args.work)
-        start = time.perf_counter()
-        found = backend.solve(puzzle, time_limit=args.time_limit)
-        wall = time.perf_counter() - start
-        checked = "-" if found.solution is None else (
-            "yes" if not verify(puzzle, found.solution) else "NO")
-        solved += found.status.name == "SOLVED" and checked == "yes"
+        status, engine, wall, cpu, found, effort = (run_auto if args.auto else run_sat)(
+            file, puzzle, args)
+        checked = "-" if found is None else ("yes" if not verify(puzzle, found) else "NO")
+        solved += status == "SOLVED" and checked == "yes"
         print(f"| {file.stem} | {puzzle.height}x{puzzle.width} | {len(puzzle.pairs)} | "
-              f"{found.status.name} | {wall:.2f} | "
-              f"{found.effort.get('deterministic_time', 0):.2f} | "
-              f"{int(found.effort.get('conflicts', 0))} | {checked} |", flush=True)
+              f"{status} | {engine} | {wall:.2f} | {cpu:.2f} | "
+              f"{effort.get('deterministic_time', 0):.2f} | "
+              f"{int(effort.get('conflicts', 0))} | {checked} |", flush=True)
     print(f"\n{solved} of {len(files)} solved and verified")
+
+
+def run_sat(file: Path, puzzle: Numberlink, args: argparse.Namespace) -> tuple:
+    start, cpu = time.perf_counter(), time.process_time()
+    found = SatBackend(work=args.work).solve(puzzle, time_limit=args.time_limit)
+    return (found.status.name, "sat", time.perf_counter() - start, time.process_time() - cpu,
+            found.solution, found.effort)
+
+
+def run_auto(file: Path, puzzle: Numberlink, args: argparse.Namespace) -> tuple:
+    command = [sys.executable, "-m", "search", "solve", "--json", "--lenient",
+               "--time-limit", str(args.time_limit), str(file)]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    answer = json.loads(done.stdout)
+    found = None
+    if answer.get("solution"):  # the paths in the order of the pairs, cell by cell
+        found = Solution(tuple(tuple(map(tuple, path)) for _, path in answer["solution"]["paths"]))
+    engine = answer.get("message", "").removeprefix("engine: ")
+    return answer["status"], engine, wall, cpu, found, answer.get("effort", {})
 
 
 if __name__ == "__main__":
