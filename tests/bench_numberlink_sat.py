@@ -13,8 +13,8 @@ deterministic time and CP-SAT's conflicts.
 
 ``--fresh N``: N contest-style lenient boards, made here and written to
 ``--out``: a full-cover board of gridcp's ``paths`` generator (20x20 to
-30x30, seeds 0..), with every third path blanked out (its two labels
-removed), so the remaining pairs have room to wander and a lenient solution
+30x30, seeds 0..), with every ``--blank``-th path (default 3) blanked out
+(its two labels removed), so the remaining pairs have room to wander and a lenient solution
 that leaves cells empty (the known one, less the blanked paths).
 """
 
@@ -41,16 +41,16 @@ ADC = ROOT / "instances" / "numberlink" / "adc2015"
 SIZES = (20, 24, 27, 30)
 
 
-def fresh(count: int, out: Path) -> list[Path]:
-    """``count`` lenient boards from the ``paths`` generator, every third path blanked."""
+def fresh(count: int, out: Path, blank: int) -> list[Path]:
+    """``count`` lenient boards from the ``paths`` generator, every ``blank``-th path blanked."""
     out.mkdir(parents=True, exist_ok=True)
     files = []
     for seed in range(count):
         size = SIZES[seed % len(SIZES)]
         board, _ = large_board(size, size, seed)
-        kept = tuple(pair for k, pair in enumerate(board.pairs) if k % 3 != 2)
+        kept = tuple(pair for k, pair in enumerate(board.pairs) if k % blank != blank - 1)
         puzzle = Numberlink(size, size, kept, board.blocked, full_cover=False)
-        file = out / f"lenient_{size}x{size}_seed{seed}.txt"
+        file = out / f"lenient_{size}x{size}_seed{seed}_blank{blank}.txt"
         file.write_text(format_puzzle(puzzle))
         files.append(file)
     return files
@@ -63,6 +63,7 @@ def main() -> None:
     parser.add_argument("--auto", action="store_true", help="the default solve, in a process")
     parser.add_argument("--fresh", type=int, default=0)
     parser.add_argument("--out", type=Path, default=Path("/tmp/nl-lenient"))
+    parser.add_argument("--blank", type=int, default=3, help="blank every N-th path (--fresh)")
     parser.add_argument("--work", type=float, default=20.0)
     parser.add_argument("--time-limit", type=float, default=60.0)
     args = parser.parse_args()
@@ -70,7 +71,7 @@ def main() -> None:
     if args.adc:
         files += sorted(ADC.glob("Q*.txt"))
     if args.fresh:
-        files += fresh(args.fresh, args.out)
+        files += fresh(args.fresh, args.out, args.blank)
     print("| board | size | pairs | status | engine | wall s | CPU s | deterministic s "
           "| conflicts | verified |")
     print("|---|---|---|---|---|---|---|---|---|---|")

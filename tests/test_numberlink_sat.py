@@ -5,6 +5,7 @@ every answer verified."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -99,3 +100,23 @@ def test_work_budget_gives_limit_not_a_wrong_answer():
     assert found.status in (Status.LIMIT, Status.SOLVED)
     if found.solution is not None:
         assert verify(puzzle, found.solution) == []
+
+
+def test_auto_hands_a_large_lenient_board_to_sat_when_the_quick_answers_fail():
+    from search.numberlink.paths_gen import large_board
+
+    board, _ = large_board(13, 13, 1)
+    puzzle = Numberlink(13, 13, board.pairs[::2], full_cover=False)
+    auto = KIND.backend("auto", route_rounds=0, cover_nodes=0, narrow=0, small_cells=0)
+    found = auto.solve(puzzle)
+    assert found.status is Status.SOLVED and found.message == "engine: sat"
+    assert verify(puzzle, found.solution) == []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("board", ["Q15", "Q17"])
+def test_the_adc_2015_spirals_are_solved(board):
+    root = Path(__file__).resolve().parents[1] / "instances" / "numberlink" / "adc2015"
+    puzzle = parse((root / f"{board}.txt").read_text()).lenient()
+    found = SatBackend(work=60).solve(puzzle)
+    assert found.status is Status.SOLVED and verify(puzzle, found.solution) == []
