@@ -11,9 +11,9 @@ full-cover ones to ``links``, the
 link-propagation search, within a node budget, and what it leaves undecided
 to CP-SAT; larger lenient ones to the lean SAT model (``sat``, within a
 budget of deterministic time: it decides the nested spirals ADC 2015 Q15 and
-Q17 that the circuit model does not), then the circuit model (``links``
-barely prunes when cells may stay empty: ADC 2015, 2 of 17 in 100 k nodes).  Every budget is
-in work (cells, nodes, rounds), so the engine that answers does not depend
+Q17 that the circuit model does not), then to the circuit model (``links``
+barely prunes when cells may stay empty: ADC 2015, 2 of 17 in 100 k nodes).
+Every budget is in work (cells, nodes, rounds), so the engine that answers does not depend
 on the load; the answer names it (``message``, ``effort``).
 """
 
@@ -33,7 +33,7 @@ NARROW = 14  # a board this narrow goes to the frontier (its states grow with th
 FRONTIER_STATES = 1_000_000  # within this many states in a level (ADC Q08, 12 wide: 50 k)
 LINKS_NODES = 30_000  # then CP-SAT (a 40 x 40 board needs 1-15 k on a good day)
 COVER_NODES = 10_000  # links looking for a full cover of a lenient board (ADC Q07: 6.7 k)
-SAT_WORK = 20.0  # deterministic seconds of the lean SAT model (ADC Q15: 1-1.6, Q17: 2-10)
+SAT_WORK = 20.0  # deterministic seconds of the lean SAT model (ADC Q15: 0.7, Q17: 1.7; Q18: 7.3)
 
 
 class AutoBackend(NumberlinkBackend):
