@@ -9,8 +9,9 @@ crosses another on the boundary of the unprocessed cells is dropped.
 
 A level is a ``uint8`` array (``uint16`` when the pairs and columns do not fit
 in a byte) with one row per state, padded to whole 64-bit words so that merging
-equal states is a sort of word keys.  Counts are Python integers in an object
-array (exact) or ``int64`` saturated at ``cap``.  A *beam* keeps only some
+equal states is a sort of word keys.  Counts are rows of ``int64`` limbs of 32
+bits (exact, as many limbs as they need) or one ``int64`` saturated at
+``cap``.  A *beam* keeps only some
 states per level: the count is then a lower bound, made of real solutions.
 An exact pass may *pause* after a level grows past a bound and be resumed
 later from that level (the backend runs beams in between).
@@ -44,6 +45,13 @@ import numpy as np
 
 from search.core import Deadline
 from search.numberlink.frontier_board import DOWN, RIGHT, Board, TooWide, encoding_fits, scan
+
+# Exact counts are int64 limbs of LIMB_BITS bits, one row per state: a sum of
+# up to 2**31 limbs cannot overflow, and adding counts stays one numpy call
+# (Python integers in an object array took most of the run time).  A count
+# saturated at a cap below LIMB_BASE is one limb.
+LIMB_BITS = 32
+LIMB_BASE = 1 << LIMB_BITS
 
 
 @dataclass
@@ -138,9 +146,9 @@ def run(
     kinds = board.kinds
     lenient = board.lenient
     deadline = deadline or Deadline(None)
-    ctype = object if cap is None else np.int64
+    saturate = cap if cap is not None and cap < LIMB_BASE else None
     states = np.zeros((1, width), dtype=dtype)
-    counts = np.array([1], dtype=ctype)
+    counts = _one(saturate)
     levels: list[Level] = []
     max_seen, transitions, cells, stored = 1, 0, 0, 0
     if resume is not None:
@@ -283,7 +291,7 @@ def run(
             if not chunks:
                 return Result(0, max_seen, cells, transitions, levels if record else None,
                               partial=partial)
-            states, counts, level = _merge(chunks, counts, cap, record, words)
+            states, counts, level = _merge(chunks, counts, saturate, record, words)
             if record:
                 levels.append(level)
                 stored += len(level.parents)
@@ -294,7 +302,8 @@ def run(
                 # Keep the states with the fewest open ends: a partial search
                 # whose solutions are real, only not all of them.
                 chosen = _beam(states, W, beam, beam_rule)
-                states, counts = np.take(states, chosen, axis=0), counts[chosen]
+                states, counts = (np.take(states, chosen, axis=0),
+                                  np.take(counts, chosen, axis=0))
                 if record:
                     levels[-1] = level.select(chosen)
                 partial = True
@@ -311,7 +320,7 @@ def run(
                     cells, states, counts, levels, max_seen, transitions, stored))
     # Rare hash collisions may leave a state twice (never wrongly merged): add up.
     final = np.flatnonzero(~states.any(axis=1))
-    count = sum(int(counts[i]) for i in final)
+    count = sum(_exact(counts[i]) for i in final)
     if cap is not None:
         count = min(count, cap)
     return Result(count, max_seen, cells, transitions, levels if record else None,
@@ -456,11 +465,34 @@ def _join(states, both, lv, uv, c, W, MB, BB, all_rows, emit, near=None) -> None
         joined(pick, lambda p: [(lv[p] - MB, uv[p]), (uv[p] - MB, lv[p])])
 
 
-def _merge(chunks, counts, cap, record, words):
+def _one(saturate: int | None) -> np.ndarray:
+    """The count of the start state: one limb when saturated at a cap, else
+    one limb and a spare one (the top limb is kept zero, for carries)."""
+    return np.array([[1]] if saturate is not None else [[1, 0]], dtype=np.int64)
+
+
+def _carried(summed: np.ndarray) -> np.ndarray:
+    """Limbs back below LIMB_BASE, the carries moved up; a limb is added when
+    the top one (kept zero, so that it takes the carries) is used."""
+    for i in range(summed.shape[1] - 1):
+        high = summed[:, i] >> LIMB_BITS
+        if high.any():
+            summed[:, i] &= LIMB_BASE - 1
+            summed[:, i + 1] += high
+    if summed[:, -1].any():
+        summed = np.concatenate((summed, np.zeros((len(summed), 1), np.int64)), axis=1)
+    return summed
+
+
+def _exact(limbs: np.ndarray) -> int:
+    """The Python integer of one state's limbs."""
+    return sum(int(v) << (LIMB_BITS * i) for i, v in enumerate(limbs))
+
+
+def _merge(chunks, counts, saturate, record, words):
     """Merge equal states of the next level, adding their counts."""
     parents = np.concatenate([rows for rows, _, _ in chunks])
     block = np.concatenate([b for _, b, _ in chunks])
-    new_counts = counts[parents]
     keys = block.view(np.uint64)
     if words == 1:
         key = keys[:, 0]
@@ -476,9 +508,11 @@ def _merge(chunks, counts, cap, record, words):
     for w in range(1, words):
         differs |= ordered[1:, w] != ordered[:-1, w]
     starts = np.flatnonzero(np.concatenate(([True], differs)))
-    summed = np.add.reduceat(new_counts[order], starts)
-    if cap is not None:
-        np.minimum(summed, cap, out=summed)
+    summed = np.add.reduceat(np.take(counts, parents[order], axis=0), starts, axis=0)
+    if saturate is not None:
+        np.minimum(summed, saturate, out=summed)
+    else:
+        summed = _carried(summed)
     level = None
     if record:
         actions = np.concatenate(
