@@ -469,21 +469,21 @@ def _join(states, both, lv, uv, c, W, MB, BB, all_rows, emit, near=None) -> None
 
 
 def _one(saturate: int | None) -> np.ndarray:
-    """The count of the start state: one limb when saturated at a cap, else
-    one limb and a spare one (the top limb is kept zero, for carries)."""
-    return np.array([[1]] if saturate is not None else [[1, 0]], dtype=np.int64)
+    """The count of the start state: one limb."""
+    return np.ones((1, 1), dtype=np.int64)
 
 
 def _carried(summed: np.ndarray) -> np.ndarray:
-    """Limbs back below LIMB_BASE, the carries moved up; a limb is added when
-    the top one (kept zero, so that it takes the carries) is used."""
-    for i in range(summed.shape[1] - 1):
+    """Limbs back below LIMB_BASE, the carries moved up (a limb is added when
+    the top one overflows)."""
+    for i in range(summed.shape[1]):
         high = summed[:, i] >> LIMB_BITS
         if high.any():
             summed[:, i] &= LIMB_BASE - 1
-            summed[:, i + 1] += high
-    if summed[:, -1].any():
-        summed = np.concatenate((summed, np.zeros((len(summed), 1), np.int64)), axis=1)
+            if i + 1 == summed.shape[1]:
+                summed = np.concatenate((summed, high[:, None]), axis=1)
+            else:
+                summed[:, i + 1] += high
     return summed
 
 
@@ -573,35 +573,34 @@ def _lookahead(board: Board, r: int, c: int, MB: int, BB: int):
     entry += [r * W + x for x in range(c + 1, W)] + [r * W + c + 1 if c + 1 < W else -1]
     end_of = [kinds[e] if e >= 0 and kinds[e] > 0 else 0 for e in entry]
     ends = [x for x in range(W + 1) if end_of[x]]
-    joint = c + 1 < W and kinds[r * W + c + 1] == 0
+    # (a table of values by values: skipped for very many pairs, it only prunes)
+    joint = c + 1 < W and kinds[r * W + c + 1] == 0 and BB + W < 2048
     if not ends and not joint:
         return None
-    # partner_bad[x, y]: a piece with plugs at x (entering an end) and y cannot be
-    partner_bad = np.zeros((W + 1, W + 1), dtype=bool)
+    # per position entering an end, and for the joint cell: which values are dead
+    values = np.arange(BB + W + 1)
+    mate = (values >= MB) & (values < BB)
+    tables = []
     for x in ends:
-        for y in range(W + 1):
-            if end_of[y] and (end_of[y] != end_of[x] or entry[y] == entry[x]):
-                partner_bad[x, y] = True
-    second = board.second_end
+        colour = end_of[x] if board.second_end[entry[x]] else 0  # the one colour that may enter
+        partner = np.array([bool(end_of[y]) and (end_of[y] != end_of[x] or entry[y] == entry[x])
+                            for y in range(W + 1)])
+        dead = (values != 0) & ~mate & (values != colour)
+        dead[mate] = partner[values[mate] - MB]
+        tables.append((x, dead))
+    if joint:
+        a, b = values[:, None], values[None, :]
+        ac, bc, ab, bb = a < MB, b < MB, a >= BB, b >= BB  # colours, bound pairs
+        both = (a != 0) & (b != 0)
+        clash = both & ((ac & bc & (a != b)) | (ac & bb) | (ab & bc)
+                        | (ab & bb & (a != BB + c + 1)) | (~ac & ~ab & (a == MB + c + 1)))
 
     def test(block: np.ndarray) -> np.ndarray:
         dead = np.zeros(len(block), dtype=bool)
-        for x in ends:
-            v = block[:, x]
-            mate = (v >= MB) & (v < BB)
-            colour = end_of[x] if second[entry[x]] else 0  # the one colour that may enter
-            dead |= (v != 0) & ~mate & (v != colour)
-            if mate.any():
-                dead |= mate & partner_bad[x, np.where(mate, v - MB, 0)]
+        for x, table in tables:
+            dead |= table[block[:, x]]
         if joint:
-            a, b = block[:, W], block[:, c + 1]
-            both = (a != 0) & (b != 0)
-            if both.any():
-                ac, bc = a < MB, b < MB  # colours
-                ab, bb = a >= BB, b >= BB  # bound pairs
-                dead |= both & ((ac & bc & (a != b)) | (ac & bb) | (ab & bc)
-                                | (ab & bb & (a != BB + c + 1))
-                                | (~ac & ~ab & (a == MB + c + 1)))
+            dead |= clash[block[:, W], block[:, c + 1]]
         return ~dead
 
     return test
@@ -616,8 +615,10 @@ def _segment_sums(values: np.ndarray, starts: np.ndarray) -> np.ndarray:
     fast as ``np.add.reduceat``)."""
     running = np.cumsum(values, axis=0)
     ends = np.append(starts[1:], len(values)) - 1
-    sums = np.take(running, ends, axis=0)
-    sums[1:] -= sums[:-1].copy()
+    totals = np.take(running, ends, axis=0)
+    sums = np.empty_like(totals)
+    sums[:1] = totals[:1]
+    np.subtract(totals[1:], totals[:-1], out=sums[1:])
     return sums
 
 
