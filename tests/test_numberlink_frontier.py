@@ -296,3 +296,52 @@ def test_janko_small_boards_exact_counts():
         puzzle = puzzles[index]
         assert backend.count(puzzle.covering()).count == full, index
         assert backend.count(puzzle.lenient()).count == lenient, index
+
+
+def test_counts_past_two_limbs_match_the_known_path_counts():
+    """One pair in opposite corners, lenient: the self-avoiding corner-to-corner
+    paths of an n x n grid (OEIS A007764), up to 4.1e19: the int64 limbs carry
+    past 2**32 and 2**64 exactly."""
+    known = {7: 575780564, 8: 789360053252, 9: 3266598486981642,
+             10: 41044208702632496804}
+    for n, count in known.items():
+        puzzle = Numberlink(n, n, (Pair("1", (0, 0), (n - 1, n - 1)),)).lenient()
+        assert FrontierBackend().count(puzzle).count == count
+    assert FrontierBackend().count(puzzle, limit=3).count == 3  # saturated, one limb
+
+
+def all_turns(puzzle: Numberlink) -> list[Board]:
+    return [Board._turned(puzzle, t, fr, fc) for t in (False, True) for fr in (False, True)
+            for fc in (False, True)]
+
+
+def test_every_cell_order_counts_alike():
+    """Each of the eight turns of a board (rows or columns first, either way
+    round, the wider ones too) gives the brute-force count under both rules,
+    so the choice of the order never changes a count; the lookahead's pruning
+    included (boards with many ends next to each other)."""
+    from numberlink_oracle import brute_count
+
+    rng = random.Random(11)
+    for i in range(30):
+        height, width = ((3, 4), (4, 4), (2, 5), (4, 3), (3, 5))[i % 5]
+        base = random_numberlink(height, width, rng)
+        for puzzle in both_rules(base):
+            n = brute_count(puzzle)
+            counts = {frontier_np.run(board).count for board in all_turns(puzzle)}
+            assert counts == {n}, (puzzle, counts, n)
+
+
+def test_larger_random_boards_match_the_reference_programme():
+    """5 x 5 and 4 x 6 boards, more pairs than the oracle's sizes: the engine
+    (lookahead, limbs, hashed merge) against the plain-Python reference
+    programme, which has none of them, under both rules."""
+    from numberlink_frontier_reference import run as reference
+
+    rng = random.Random(7)
+    for i in range(16):
+        height, width = ((5, 5), (4, 6))[i % 2]
+        base = random_numberlink(height, width, rng)
+        for puzzle in both_rules(base):
+            board = Board.of(puzzle)
+            assert frontier_np.run(board).count == reference(board).count, puzzle
