@@ -401,21 +401,22 @@ def _uncrossed(block: np.ndarray, a, b, c: int, W: int, BB: int) -> np.ndarray:
     jump between two plugs.
     """
     MB = BB - W - 1
-    wired = ((block[:, : W + 1] >= MB) & (block[:, : W + 1] < BB)).any(axis=1)
+    plugs = block[:, : W + 1]
+    wired = ((plugs >= MB) & (plugs < BB)).any(axis=1)
     rank = np.arange(W + 1) * 2
     rank[W] = 2 * c + 1
     ra, rb = rank[a], rank[b]
-    low, high = np.minimum(ra, rb), np.maximum(ra, rb)
-    crossed = np.zeros(len(block), dtype=bool)
-    for j in range(W + 1):
-        v = block[:, j]
-        bound = (v >= BB) & (j != a) & (j != b)
-        if not bound.any():
-            continue
-        rt = rank[np.where(bound, v - BB, 0)]
-        inside_j = (low < rank[j]) & (rank[j] < high)
-        inside_t = (low < rt) & (rt < high)
-        crossed |= bound & (inside_j != inside_t)
+    low = np.minimum(ra, rb)[..., None]
+    high = np.maximum(ra, rb)[..., None]
+    # per value: the rank of the partner of a bound plug (-1: not a bound plug)
+    partner = np.full(BB + W + 1, -1)
+    partner[BB:] = rank
+    rt = partner[plugs]
+    columns = np.arange(W + 1)
+    other = (rt >= 0) & (columns != np.asarray(a)[..., None]) & (columns != np.asarray(b)[..., None])
+    inside_j = (low < rank) & (rank < high)
+    inside_t = (low < rt) & (rt < high)
+    crossed = (other & (inside_j != inside_t)).any(axis=1)
     return ~crossed | wired
 
 
