@@ -122,6 +122,11 @@ def measure(path: Path, rule: str, runs: int, ddnumlin: str, process: bool) -> d
     return record
 
 
+def ratio(r: dict, key: str = "in_cpu") -> float:
+    """gridcp's CPU seconds over ddnumlin's (at least 1 ms); infinite for a LIMIT."""
+    return float("inf") if r["limit"] else r[key] / max(r["dd_cpu"], 1e-3)
+
+
 def summary(records: list[dict], rule: str, process: bool) -> list[str]:
     rows = [r for r in records if r["rule"] == rule]
 
@@ -129,12 +134,14 @@ def summary(records: list[dict], rule: str, process: bool) -> list[str]:
         values = [r[key] for r in rows]
         return f"{statistics.median(values):.3f} / {max(values):.3f}"
 
-    ratios = [r["in_cpu"] / max(r["dd_cpu"], 1e-3) for r in rows]
-    within = sum(x <= 3 for x in ratios)
+    ratios = [ratio(r) for r in rows]
+    within = sum(x <= 3 for x in ratios)  # a LIMIT (no count) is never within
     lines = [f"| {rule} | {len(rows)} | {stat('in_cpu')} | {stat('in_wall')} | "
              f"{stat('dd_cpu')} | {stat('dd_wall')} | "
              f"{statistics.median(ratios):.2f} / {max(ratios):.2f} | {within} of {len(rows)} |"
-             + (f" {stat('proc_cpu')} | {stat('proc_wall')} |" if process else "")]
+             + (f" {stat('proc_cpu')} | {stat('proc_wall')} | "
+                f"{sum(ratio(r, 'proc_cpu') <= 3 for r in rows)} of {len(rows)} |"
+                if process else "")]
     return lines
 
 
@@ -146,7 +153,13 @@ def main() -> None:
     parser.add_argument("--no-process", action="store_true",
                         help="skip the whole-process gridcp runs")
     parser.add_argument("--out", help="every record as JSON")
+    parser.add_argument("--tables", metavar="FILE.json",
+                        help="print the tables of the records of an earlier --out, no runs")
     args = parser.parse_args()
+    if args.tables:
+        records = json.loads(Path(args.tables).read_text())
+        tables(records, all("proc_cpu" in r for r in records))
+        return
     if not Path(args.ddnumlin).exists():
         sys.exit(f"no ddnumlin at {args.ddnumlin} (build it from TdZdd, docs/benchmarks.md)")
     table = expected()
@@ -172,18 +185,35 @@ def main() -> None:
             count = r["ddnumlin"] if r["agree"] else f"DISAGREE {sorted(answers, key=str)}"
             if r["limit"]:
                 count = f"{count} (gridcp: LIMIT)"
-            line = (f"| {r['board']} | {rule} | {count} | {r['in_cpu']:.3f} | "
-                    f"{r['in_wall']:.3f} | {r['states']} | {r['dd_cpu']:.3f} | "
-                    f"{r['dd_wall']:.3f} | {r['in_cpu'] / max(r['dd_cpu'], 1e-3):.2f} |")
-            if process:
-                line += (f" {r['proc_cpu']:.3f} | {r['proc_wall']:.3f} | "
-                         f"{r['proc_cpu'] / max(r['dd_cpu'], 1e-3):.1f} |")
-            print(line, flush=True)
+            r["count"] = count
+            print(row(r, process), flush=True)
+    tables(records, process, rows=False)
+    print(f"load {os.getloadavg()[0]:.1f} at the end")
+    if args.out:
+        Path(args.out).write_text(json.dumps(records, indent=1))
+
+
+def row(r: dict, process: bool) -> str:
+    line = (f"| {r['board']} | {r['rule']} | {r['count']} | {r['in_cpu']:.3f} | "
+            f"{r['in_wall']:.3f} | {r['states']} | {r['dd_cpu']:.3f} | "
+            f"{r['dd_wall']:.3f} | {ratio(r):.2f} |")
+    if process:
+        line += f" {r['proc_cpu']:.3f} | {r['proc_wall']:.3f} | {ratio(r, 'proc_cpu'):.1f} |"
+    return line
+
+
+def tables(records: list[dict], process: bool, rows: bool = True) -> None:
+    if rows:
+        print("| board | rule | count | in-process CPU | wall | states | ddnumlin CPU | wall | "
+              "ratio (CPU) |" + (" process CPU | wall | ratio (process CPU) |" if process else ""))
+        print("|---|---|---|---|---|---|---|---|---|" + ("---|---|---|" if process else ""))
+        for r in records:
+            print(row(r, process))
     print("\nmedian / worst seconds; ratio = gridcp in-process CPU / ddnumlin CPU "
           "(a ddnumlin time under 1 ms counts as 1 ms)\n")
     print("| rule | boards | gridcp in-process CPU | wall | ddnumlin CPU | wall | ratio | "
-          "within 3x |" + (" gridcp process CPU | wall |" if process else ""))
-    print("|---|---|---|---|---|---|---|---|" + ("---|---|" if process else ""))
+          "within 3x |" + (" gridcp process CPU | wall | within 3x |" if process else ""))
+    print("|---|---|---|---|---|---|---|---|" + ("---|---|---|" if process else ""))
     for rule in RULES:
         print("\n".join(summary(records, rule, process)))
     wrong = [f"{r['board']} {r['rule']}" for r in records if not r["agree"]]
@@ -191,9 +221,6 @@ def main() -> None:
     stopped = [f"{r['board']} {r['rule']}" for r in records if r["limit"]]
     print(f"gridcp LIMIT (no count): {len(stopped)}"
           + (f" ({', '.join(stopped)})" if stopped else ""))
-    print(f"load {os.getloadavg()[0]:.1f} at the end")
-    if args.out:
-        Path(args.out).write_text(json.dumps(records, indent=1))
 
 
 if __name__ == "__main__":
