@@ -9,8 +9,8 @@ counts reach 10^22 on 14 x 14 boards.  After Yoshinaka, Saitoh, Kawahara,
 Tsuruma, Iwashita and Minato, "Finding All Solutions and Instances of Numberlink
 and Slitherlink by ZDDs", Algorithms 5(2), 2012.
 
-Both rule sets (``puzzle.full_cover``), blocked cells, exact counts (Python
-integers), counts capped at ``limit`` (saturated, so states keep merging), one
+Both rule sets (``puzzle.full_cover``), blocked cells, exact counts (int64
+limbs, any size), counts capped at ``limit`` (saturated, so states keep merging), one
 or two solutions rebuilt from back-pointers, and enumeration of all solutions.
 
 Options: ``max_states`` (default 4,000,000 states in one level; more stops the
