@@ -413,7 +413,8 @@ def _uncrossed(block: np.ndarray, a, b, c: int, W: int, BB: int) -> np.ndarray:
     partner[BB:] = rank
     rt = partner[plugs]
     columns = np.arange(W + 1)
-    other = (rt >= 0) & (columns != np.asarray(a)[..., None]) & (columns != np.asarray(b)[..., None])
+    other = ((rt >= 0) & (columns != np.asarray(a)[..., None])
+             & (columns != np.asarray(b)[..., None]))
     inside_j = (low < rank) & (rank < high)
     inside_t = (low < rt) & (rt < high)
     crossed = (other & (inside_j != inside_t)).any(axis=1)
