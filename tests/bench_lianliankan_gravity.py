@@ -17,7 +17,8 @@ Sections:
             search's verdict on each)
   cpsat-full  the CP-SAT backend without gravity on full 18 x 8 boards with the
             ring (with the search's hint, as by default, and the search's verdict)
-Board k of a section is ``random.Random(k)`` (kshisen: the boards of full 18 x 8).
+Board k of a section is ``random.Random(k)`` (kshisen: the boards of full 18 x 8);
+the full sections take k from ``--first`` on.
 """
 
 from __future__ import annotations
@@ -173,7 +174,8 @@ def bench_cpsat_full(boards: int, time_limit: float) -> dict:
             "undecided_seeds": limits}
 
 
-def run(sections: list[str], boards: int, time_limit: float, out: str | None) -> list[dict]:
+def run(sections: list[str], boards: int, time_limit: float, out: str | None,
+        first: int = 0) -> list[dict]:
     rows = []
 
     def emit(row: dict) -> None:
@@ -185,12 +187,12 @@ def run(sections: list[str], boards: int, time_limit: float, out: str | None) ->
                 f.write(json.dumps(row) + "\n")
 
     if "full" in sections:
-        emit(bench_full(18, 8, boards, time_limit))
-        emit(bench_full(16, 9, boards, time_limit))
+        emit(bench_full(18, 8, boards, time_limit, first))
+        emit(bench_full(16, 9, boards, time_limit, first))
     if "full18" in sections:
-        emit(bench_full(18, 8, boards, time_limit))
+        emit(bench_full(18, 8, boards, time_limit, first))
     if "full16" in sections:
-        emit(bench_full(16, 9, boards, time_limit))
+        emit(bench_full(16, 9, boards, time_limit, first))
     if "generate" in sections:
         emit(bench_generate(boards, time_limit))
     if "kshisen" in sections:
@@ -209,12 +211,14 @@ def main() -> None:
     parser.add_argument("sections", nargs="*", default=["full", "generate", "kshisen", "cpsat"])
     parser.add_argument("--boards", type=int, default=1000)
     parser.add_argument("--time-limit", type=float, default=10.0)
+    parser.add_argument("--first", type=int, default=0,
+                        help="full sections: the first seed (fresh boards: a new range)")
     parser.add_argument("--out", help="append the rows as JSON lines to this file")
     parser.add_argument("--progress", help="append one JSON line per board to this file")
     args = parser.parse_args()
     if args.progress:
         PROGRESS.append(args.progress)
-    run(args.sections, args.boards, args.time_limit, args.out)
+    run(args.sections, args.boards, args.time_limit, args.out, args.first)
 
 
 if __name__ == "__main__":
