@@ -35,6 +35,9 @@ sequence, and later dives break ties at random.  (A plain random order in
 every other dive, cheaper per node, needed 2 to 8 times the nodes on the
 hard boards.)  All budgets are in nodes; only the caller's deadline turns
 the answer into a limit.
+
+**The dead-end test** (``deadend.never_cleared``: a tile no play can ever
+remove) runs once, at the root; see its ``_walled`` for why not deeper.
 """
 
 from __future__ import annotations
