@@ -37,7 +37,7 @@ hard boards.)  All budgets are in nodes; only the caller's deadline turns
 the answer into a limit.
 
 **The dead-end test** (``deadend.never_cleared``: a tile no play can ever
-remove) runs once, at the root; see its ``_walled`` for why not deeper.
+remove) runs once, at the root; ``GravitySearch._walled`` says why not deeper.
 """
 
 from __future__ import annotations
