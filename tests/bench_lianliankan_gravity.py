@@ -8,7 +8,10 @@ search's nodes and states, which do not depend on the machine.
 
 Sections:
   full      random full boards (pictures x 4), border ring, gravity, 18 x 8
-            and 16 x 9: SOLVED / UNSAT / LIMIT, time and nodes (median, p99, max)
+            and 16 x 9: SOLVED / UNSAT / LIMIT, time and nodes (median, p99, max);
+            full18 / full16 one size; ``--first`` the first seed, ``--max-nodes``
+            a budget of nodes per board (with ``--time-limit 0``: a figure
+            that does not depend on the machine or its load)
   generate  ``generate --full --border --solvable --gravity``: the rate, and the
             search on every board
   kshisen   full 18 x 8 gravity boards: the search's verdict against KShisen's
@@ -17,7 +20,8 @@ Sections:
             search's verdict on each)
   cpsat-full  the CP-SAT backend without gravity on full 18 x 8 boards with the
             ring (with the search's hint, as by default, and the search's verdict)
-Board k of a section is ``random.Random(k)`` (kshisen: the boards of full 18 x 8).
+Board k of a section is ``random.Random(k)`` (kshisen: the boards of full 18 x 8);
+the full sections take k from ``--first`` on.
 """
 
 from __future__ import annotations
@@ -89,12 +93,14 @@ def _progress(**row) -> None:
             f.write(json.dumps(row) + "\n")
 
 
-def bench_full(width: int, height: int, boards: int, time_limit: float, first: int = 0) -> dict:
+def bench_full(width: int, height: int, boards: int, time_limit: float | None, first: int = 0,
+               max_nodes: int | None = None) -> dict:
     counts = {"SOLVED": 0, "UNSAT": 0, "LIMIT": 0}
     times, nodes, limits = [], [], []
     for seed in range(first, first + boards):
         cpu = time.process_time()
-        result = _check(SearchBackend(), _full(width, height, seed), time_limit)
+        result = _check(SearchBackend(max_nodes=max_nodes), _full(width, height, seed),
+                        time_limit)
         _progress(size=f"{width}x{height}", seed=seed, status=str(result.status),
                   seconds=round(result.wall, 4), cpu=round(time.process_time() - cpu, 4),
                   **result.effort)
@@ -104,8 +110,8 @@ def bench_full(width: int, height: int, boards: int, time_limit: float, first: i
         if str(result.status) == "LIMIT":
             limits.append(seed)
     return {"section": "full", "size": f"{width}x{height}", "boards": boards,
-            "time_limit": time_limit, **counts, **_spread("seconds", times),
-            **_spread("nodes", nodes), "undecided_seeds": limits}
+            "time_limit": time_limit, "max_nodes": max_nodes, "first": first, **counts,
+            **_spread("seconds", times), **_spread("nodes", nodes), "undecided_seeds": limits}
 
 
 def bench_generate(boards: int, time_limit: float) -> dict:
@@ -173,7 +179,8 @@ def bench_cpsat_full(boards: int, time_limit: float) -> dict:
             "undecided_seeds": limits}
 
 
-def run(sections: list[str], boards: int, time_limit: float, out: str | None) -> list[dict]:
+def run(sections: list[str], boards: int, time_limit: float | None, out: str | None,
+        first: int = 0, max_nodes: int | None = None) -> list[dict]:
     rows = []
 
     def emit(row: dict) -> None:
@@ -185,12 +192,12 @@ def run(sections: list[str], boards: int, time_limit: float, out: str | None) ->
                 f.write(json.dumps(row) + "\n")
 
     if "full" in sections:
-        emit(bench_full(18, 8, boards, time_limit))
-        emit(bench_full(16, 9, boards, time_limit))
+        emit(bench_full(18, 8, boards, time_limit, first, max_nodes))
+        emit(bench_full(16, 9, boards, time_limit, first, max_nodes))
     if "full18" in sections:
-        emit(bench_full(18, 8, boards, time_limit))
+        emit(bench_full(18, 8, boards, time_limit, first, max_nodes))
     if "full16" in sections:
-        emit(bench_full(16, 9, boards, time_limit))
+        emit(bench_full(16, 9, boards, time_limit, first, max_nodes))
     if "generate" in sections:
         emit(bench_generate(boards, time_limit))
     if "kshisen" in sections:
@@ -209,12 +216,17 @@ def main() -> None:
     parser.add_argument("sections", nargs="*", default=["full", "generate", "kshisen", "cpsat"])
     parser.add_argument("--boards", type=int, default=1000)
     parser.add_argument("--time-limit", type=float, default=10.0)
+    parser.add_argument("--first", type=int, default=0,
+                        help="full sections: the first seed (fresh boards: a new range)")
+    parser.add_argument("--max-nodes", type=int,
+                        help="full sections: a budget of nodes per board (a figure that does "
+                        "not depend on the machine; --time-limit 0 for none)")
     parser.add_argument("--out", help="append the rows as JSON lines to this file")
     parser.add_argument("--progress", help="append one JSON line per board to this file")
     args = parser.parse_args()
     if args.progress:
         PROGRESS.append(args.progress)
-    run(args.sections, args.boards, args.time_limit, args.out)
+    run(args.sections, args.boards, args.time_limit or None, args.out, args.first, args.max_nodes)
 
 
 if __name__ == "__main__":
