@@ -41,6 +41,33 @@ from search.numberlink.backend import NumberlinkBackend
 from search.numberlink.model import Numberlink, Solution
 
 POP = tuple(bin(m).count("1") for m in range(16))
+# a cell's two links: the straights (up-down, right-left) and the four corners
+STRAIGHTS = (0b0101, 0b1010)
+CORNERS = (0b0011, 0b0110, 0b1100, 0b1001)  # up-right, right-down, down-left, left-up
+
+
+def _shape_table() -> tuple[tuple[int, int, int] | None, ...]:
+    """For a cell that needs two links, indexed by (corners allowed, on, off):
+    None when no allowed shape fits, else (links to lay, links to cut, free
+    shapes left).  One lookup does the degree rule and the corner rule."""
+    table: list[tuple[int, int, int] | None] = []
+    for allowed in range(16):
+        shapes = STRAIGHTS + tuple(c for k, c in enumerate(CORNERS) if allowed >> k & 1)
+        for on in range(16):
+            for off in range(16):
+                fits = [s for s in shapes if s & on == on and not s & off]
+                if not fits:
+                    table.append(None)
+                    continue
+                both, either = 15, 0
+                for s in fits:
+                    both &= s
+                    either |= s
+                table.append((both & ~on, 15 & ~either & ~off, len(fits)))
+    return tuple(table)
+
+
+SHAPES = _shape_table()
 NONE = -1  # label of a cell that ends no pair
 REGION_EVERY = 64  # nodes between region checks: each scans the board, and in a
 # board-order search they seldom fail (40x40: 3.6 k nodes either way, 2x the time at 8)
@@ -88,6 +115,9 @@ class Links:
         self.off = [15] * size
         for i in self.inside:
             self.off[i] = sum(1 << d for d, s in enumerate(self.step) if not live[i + s])
+        # corners a cell may turn (bit k: CORNERS[k]); all but under full cover
+        # without self-touch, where a corner only sits on a spike (``spikes``)
+        self.corners = self.spikes() if self.nst and self.full else [15] * size
         self.colour = list(self.label)  # the label of the chain a cell is on
         self.mate = list(range(size))  # the other end of the chain a chain end is on
         self.square = [0] * size  # links in the 2 x 2 square whose top left is i
@@ -95,6 +125,41 @@ class Links:
         self.queue: list[int] = []
         self.nodes = 0
         self.first = 0  # cells of ``inside`` before this one have every link decided
+
+    def spikes(self) -> list[int]:
+        """Corners allowed per cell under full cover without self-touch.  A
+        cell turning right-down (say) puts two links in its 2 x 2 square to
+        the lower right, so the cell diagonally below it loses its up and left
+        links and must turn right-down too, unless it is a label or blocked:
+        the corner is one of a spike of corners running down-right that ends at
+        a label or a blocked cell (thomasahle's corner spikes).  A cell can
+        turn that corner only if the walk from it along the diagonal meets a
+        label or a blocked cell before a cell that cannot turn it."""
+        live, label, step = self.live, self.label, self.step
+        allowed = [0] * len(live)
+        for k, shape in enumerate(CORNERS):
+            d1, d2 = (d for d in range(4) if shape >> d & 1)
+            diagonal = step[d1] + step[d2]
+            known: dict[int, bool] = {}
+            for start in self.inside:
+                walk, i, ok = [], start, False
+                while True:
+                    if i in known:
+                        ok = known[i]
+                        break
+                    if not live[i] or label[i] != NONE:
+                        ok = True  # a label, or a blocked cell (the walk never leaves the board:
+                        break  # both cells beside its last step are on it)
+                    if not (live[i + step[d1]] and live[i + step[d2]]):
+                        ok = False
+                        break
+                    walk.append(i)
+                    i += diagonal
+                for j in walk:
+                    known[j] = ok
+                    if ok:
+                        allowed[j] |= 1 << k
+        return allowed
 
     def index(self, cell: tuple[int, int]) -> int:
         return (cell[0] + 1) * self.stride + cell[1] + 1
@@ -213,6 +278,7 @@ class Links:
     def propagate(self) -> bool:
         """Apply the degree rules until nothing changes; False on a contradiction."""
         queue, on, off, need, optional = self.queue, self.on, self.off, self.need, self.optional
+        corners = self.corners
         while queue:
             i = queue.pop()
             if not self.live[i]:
@@ -221,6 +287,20 @@ class Links:
             has = POP[m_on]
             free = 4 - POP[m_on | m_off]
             want = need[i]
+            if want == 2 and not optional[i]:  # degree and corners in one look-up
+                entry = SHAPES[corners[i] << 8 | m_on << 4 | m_off]
+                if entry is None:
+                    return False
+                lay, cut = entry[0], entry[1]
+                if cut:
+                    for d in range(4):
+                        if cut >> d & 1 and not self.cut(i, d):
+                            return False
+                if lay:
+                    for d in range(4):
+                        if lay >> d & 1 and not self.link(i, d):
+                            return False
+                continue
             if has > want:
                 return False
             if free == 0:
