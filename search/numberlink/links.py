@@ -68,6 +68,14 @@ def _shape_table() -> tuple[tuple[int, int, int] | None, ...]:
 
 
 SHAPES = _shape_table()
+# corners k a cell can still turn, by (on, off): CORNERS[k] holds on and misses off
+FITS = tuple(sum(1 << k for k, c in enumerate(CORNERS) if c & on == on and not c & off)
+             for on in range(16) for off in range(16))
+# a label with its link towards d ends no spike of corners k whose square sends
+# one of its two links at it (those links would come from d ^ 2 ... see ``spikes``)
+ENDS_NOT = tuple(sum(1 << k for k, c in enumerate(CORNERS)
+                     if any(c >> e & 1 for e in range(4) if on >> (e ^ 2) & 1))
+                 for on in range(16))
 NONE = -1  # label of a cell that ends no pair
 REGION_EVERY = 64  # nodes between region checks: each scans the board, and in a
 # board-order search they seldom fail (40x40: 3.6 k nodes either way, 2x the time at 8)
@@ -117,7 +125,9 @@ class Links:
             self.off[i] = sum(1 << d for d, s in enumerate(self.step) if not live[i + s])
         # corners a cell may turn (bit k: CORNERS[k]); all but under full cover
         # without self-touch, where a corner only sits on a spike (``spikes``)
-        self.corners = self.spikes() if self.nst and self.full else [15] * size
+        self.spiky = self.nst and self.full
+        self.corners = self.spikes() if self.spiky else [15] * size
+        self.diagonal = tuple(sum(self.step[d] for d in range(4) if c >> d & 1) for c in CORNERS)
         self.colour = list(self.label)  # the label of the chain a cell is on
         self.mate = list(range(size))  # the other end of the chain a chain end is on
         self.square = [0] * size  # links in the 2 x 2 square whose top left is i
@@ -275,10 +285,25 @@ class Links:
                 return False
         return True
 
+    def lose_corners(self, i: int, lost: int) -> None:
+        """Cell i can no longer turn the corners ``lost`` (or, a label, end
+        their spikes): neither can the cells up each spike that ends in it."""
+        corners, live, label, queue = self.corners, self.live, self.label, self.queue
+        if label[i] == NONE:
+            self._set(corners, i, corners[i] & ~lost)
+        for k in range(4):
+            if lost >> k & 1:
+                back = self.diagonal[k]
+                j = i - back
+                while live[j] and label[j] == NONE and corners[j] >> k & 1:
+                    self._set(corners, j, corners[j] & ~(1 << k))
+                    queue.append(j)
+                    j -= back
+
     def propagate(self) -> bool:
         """Apply the degree rules until nothing changes; False on a contradiction."""
         queue, on, off, need, optional = self.queue, self.on, self.off, self.need, self.optional
-        corners = self.corners
+        corners, spiky = self.corners, self.spiky
         while queue:
             i = queue.pop()
             if not self.live[i]:
@@ -287,6 +312,11 @@ class Links:
             has = POP[m_on]
             free = 4 - POP[m_on | m_off]
             want = need[i]
+            if spiky:
+                lost = (corners[i] & ~FITS[m_on << 4 | m_off] if want == 2
+                        else ENDS_NOT[m_on] & 15)
+                if lost:
+                    self.lose_corners(i, lost)
             if want == 2 and not optional[i]:  # degree and corners in one look-up
                 entry = SHAPES[corners[i] << 8 | m_on << 4 | m_off]
                 if entry is None:
