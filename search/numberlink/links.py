@@ -182,9 +182,9 @@ class Links:
 
     def undo(self, mark: int) -> None:
         trail = self.trail
-        while len(trail) > mark:
-            array, i, value = trail.pop()
+        for array, i, value in reversed(trail[mark:]):
             array[i] = value
+        del trail[mark:]
 
     def link(self, i: int, d: int) -> bool:
         """Turn the link from i in direction d on; False on a contradiction."""
