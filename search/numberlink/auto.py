@@ -31,7 +31,8 @@ SMALL_CELLS = 144  # up to 12 x 12: the plain search answers before CP-SAT has l
 SMALL_NODES = 50_000  # ... mostly within a few hundred nodes; past this many,
 NARROW = 14  # a board this narrow goes to the frontier (its states grow with the width)
 FRONTIER_STATES = 1_000_000  # within this many states in a level (ADC Q08, 12 wide: 50 k)
-LINKS_NODES = 30_000  # then CP-SAT (a 40 x 40 board needs 1-15 k on a good day)
+LINKS_NODES = 30_000  # then CP-SAT (a generated 40 x 40 board needs 0.2-5 k, a 50 x 50 one 3-20 k)
+LINKS_NODES_PER_CELL = 25  # ... or this many per open cell, if more (50 x 50: 62.5 k)
 COVER_NODES = 10_000  # links looking for a full cover of a lenient board (ADC Q07: 6.7 k)
 SAT_WORK = 20.0  # deterministic seconds of the lean SAT model (ADC Q15: 0.7, Q17: 1.7; Q18: 7.3)
 
@@ -49,6 +50,7 @@ class AutoBackend(NumberlinkBackend):
         narrow: int = NARROW
         frontier_states: int = FRONTIER_STATES
         links_nodes: int = LINKS_NODES
+        links_nodes_per_cell: int = LINKS_NODES_PER_CELL
         route_rounds: int = ROUNDS  # the router's, under the lenient rule
         cover_nodes: int = COVER_NODES
         sat_work: float = SAT_WORK
@@ -81,7 +83,9 @@ class AutoBackend(NumberlinkBackend):
                 return self._named(found, "sat", total, started)
             add_effort(total, {f"sat_{k}": v for k, v in found.effort.items()})
         if puzzle.full_cover:
-            found = KIND.backend("links", max_nodes=self.opts.links_nodes).solve(
+            budget = max(self.opts.links_nodes,
+                         self.opts.links_nodes_per_cell * len(puzzle.open_cells))
+            found = KIND.backend("links", max_nodes=budget).solve(
                 puzzle, time_limit=deadline.remaining())
             if found.status is not Status.LIMIT or deadline.expired():
                 return self._named(found, "links", total, started)
