@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from numberlink_oracle import brute_count, random_board
 
-from search.core import Status
+from search.core import Deadline, Status
 from search.numberlink import KIND
-from search.numberlink.links import LinksBackend
+from search.numberlink.links import Links, LinksBackend
 from search.numberlink.paths_gen import default_pairs, large_board
 from search.numberlink.verify import covers, touches_itself, verify
 
@@ -80,6 +80,41 @@ def test_links_agrees_with_the_oracle(lenient):
     assert min(seen.values()) >= 10  # both answers were tried
 
 
+def _self_avoiding_pass(board):
+    """The first pass of ``links`` alone: a self-avoiding full cover or None."""
+    links = Links(board, nst=True)
+    if links.start() and links.search(Deadline(None), None):
+        return links.solution()
+    return None
+
+
+def test_links_self_avoiding_pass_agrees_with_the_oracle():
+    """The corner spikes lose no self-avoiding full cover: the first pass
+    finds one exactly when the brute force does (blocked cells included,
+    where spikes also end)."""
+    rng = random.Random(31)
+    found = 0
+    for _ in range(400):
+        board = random_board(rng, 5).covering()
+        solution = _self_avoiding_pass(board)
+        assert (solution is not None) == (brute_count(board, self_avoiding=True) > 0), board
+        if solution is not None:
+            assert verify(board, solution) == [] and not touches_itself(board, solution)
+            found += 1
+    assert found >= 10
+
+
+@pytest.mark.parametrize("size", [5, 6, 8, 11])
+def test_links_self_avoiding_pass_solves_generated_boards(size):
+    """Every generated board has a self-avoiding full cover; the first pass
+    must find one (on these the spikes prune the most)."""
+    for seed in range(12):
+        board, _ = large_board(size, size, seed)
+        solution = _self_avoiding_pass(board)
+        assert solution is not None, (size, seed)
+        assert verify(board, solution) == [] and not touches_itself(board, solution)
+
+
 def test_links_full_cover_needs_the_second_pass():
     """A board whose only full cover touches itself: the no-self-touch pass
     finds nothing, the plain pass finds it."""
@@ -95,6 +130,15 @@ def test_links_full_cover_needs_the_second_pass():
 def test_links_solves_generated_boards_within_a_node_budget(size, seed):
     puzzle, _ = large_board(size, size, seed)
     result = LinksBackend(max_nodes=2_000).solve(puzzle)  # they take 53-357 and 282 nodes
+    assert result.status is Status.SOLVED
+    assert verify(puzzle, result.solution) == []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(5))
+def test_links_solves_40x40_boards_within_a_node_budget(seed):
+    puzzle, _ = large_board(40, 40, seed)
+    result = LinksBackend(max_nodes=5_000).solve(puzzle)  # they take 1.1-1.7 k nodes
     assert result.status is Status.SOLVED
     assert verify(puzzle, result.solution) == []
 
