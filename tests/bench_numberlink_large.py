@@ -2,11 +2,14 @@
 gridcp's default ``solve`` against thomasahle's Go solver, in one run.
 
     python tests/bench_numberlink_large.py [--sizes 20 30 40 50] [--seeds 5]
-        [--adc] [--go /work/peers/thomasahle-numberlink/numberlink]
+        [--first-seed 0] [--files gen_40.txt ...] [--adc]
+        [--go /work/peers/thomasahle-numberlink/numberlink]
         [--time-limit 30] [--out results.jsonl]
 
 Boards: ``large_board(n, n, seed)`` (``gridcp generate numberlink --method
-paths --size N --seed S``), full cover.  Each board is solved in a fresh
+paths --size N --seed S``) for seeds ``first-seed`` on, full cover; and every
+board of each ``--files`` file (e.g. the output of thomasahle's ``gen.py``,
+several boards a file), full cover.  Each board is solved in a fresh
 process (``python -m search solve --json``: the whole-process wall time,
 start-up included) and by the Go binary on the same board; every answer,
 gridcp's and Go's, is checked by ``search.numberlink.verify.verify``.
@@ -21,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -31,7 +35,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from search.numberlink.io import BLOCK, Grid, format_puzzle, parse, solution_of_labels  # noqa: E402
+from search.numberlink.io import (  # noqa: E402
+    BLOCK,
+    Grid,
+    format_puzzle,
+    parse,
+    parse_many,
+    solution_of_labels,
+)
 from search.numberlink.model import Numberlink, Solution  # noqa: E402
 from search.numberlink.paths_gen import large_board  # noqa: E402
 from search.numberlink.verify import verify  # noqa: E402
@@ -99,8 +110,38 @@ def summary(name: str, rows: list[dict], key: str) -> str:
     solved = [r for r in rows if r[key]["status"] == "SOLVED" and r[key].get("verified")]
     walls = [r[key]["wall"] for r in rows]
     wrong = sum(1 for r in rows if r[key].get("verified") is False)
+    work = [r[key]["nodes"] for r in rows if r[key].get("nodes") is not None]
+    work_text = (f"; nodes median {statistics.median(work):.0f}, max {max(work)}"
+                 if key == "gridcp" and work else "")
     return (f"{name}: {len(solved)} of {len(rows)} solved and verified, {wrong} wrong; "
-            f"wall median {statistics.median(walls):.2f} s, max {max(walls):.2f} s")
+            f"wall median {statistics.median(walls):.2f} s, max {max(walls):.2f} s{work_text}")
+
+
+def run_set(name: str, boards: list[tuple[str, Numberlink]], folder: str, args,
+            have_go: bool) -> list[dict]:
+    """Each board in a fresh gridcp process and by the Go solver; a table and
+    a summary line."""
+    print(f"\n### {name}, full cover\n\n| board | pairs | gridcp (engine) | Go |\n"
+          "|---|---|---|---|")
+    batch = []
+    for stem, puzzle in boards:
+        file = Path(folder) / f"{stem}.nl"
+        file.write_text(format_puzzle(puzzle))
+        row = {"set": name, "board": file.name, "pairs": len(puzzle.pairs),
+               "load": os.getloadavg()[0],
+               "gridcp": run_gridcp(file, puzzle, args.time_limit, False)}
+        if have_go:
+            row["go"] = run_go(args.go, puzzle, args.time_limit)
+        engine = row["gridcp"].get("engine", "").replace("engine: ", "")
+        print(f"| {stem} | {row['pairs']} | {cell(row['gridcp'], 'nodes')} ({engine}) | "
+              f"{cell(row['go'], 'calls') if have_go else '-'} |", flush=True)
+        batch.append(row)
+    loads = [r["load"] for r in batch]
+    print("\n" + summary(f"gridcp {name}", batch, "gridcp")
+          + f" (load average {min(loads):.1f}-{max(loads):.1f})")
+    if have_go:
+        print(summary(f"Go {name}", batch, "go"))
+    return batch
 
 
 def cell(entry: dict, effort: str) -> str:
@@ -112,34 +153,26 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sizes", type=int, nargs="*", default=[20, 30, 40, 50])
     parser.add_argument("--seeds", type=int, default=5)
+    parser.add_argument("--first-seed", type=int, default=0)
+    parser.add_argument("--files", type=Path, nargs="*", default=[],
+                        help="files of boards (any format gridcp reads; several a file)")
     parser.add_argument("--adc", action="store_true")
     parser.add_argument("--go", type=Path, default=GO)
     parser.add_argument("--time-limit", type=float, default=30.0)
     parser.add_argument("--out", type=Path, default=None, help="JSON Lines of every run")
     args = parser.parse_args()
     have_go = args.go.exists()
+    print(f"load average at start: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     rows: list[dict] = []
     with tempfile.TemporaryDirectory() as folder:
         for n in args.sizes:
-            print(f"\n### {n}x{n}, full cover\n\n| seed | pairs | gridcp (engine) | Go |\n"
-                  "|---|---|---|---|")
-            batch = []
-            for seed in range(args.seeds):
-                puzzle, _ = large_board(n, n, seed)
-                file = Path(folder) / f"paths_{n}x{n}_{seed}.nl"
-                file.write_text(format_puzzle(puzzle))
-                row = {"set": f"{n}x{n}", "board": file.name, "pairs": len(puzzle.pairs),
-                       "gridcp": run_gridcp(file, puzzle, args.time_limit, False)}
-                if have_go:
-                    row["go"] = run_go(args.go, puzzle, args.time_limit)
-                engine = row["gridcp"].get("engine", "").replace("engine: ", "")
-                print(f"| {seed} | {row['pairs']} | {cell(row['gridcp'], 'nodes')} ({engine}) | "
-                      f"{cell(row['go'], 'calls') if have_go else '-'} |", flush=True)
-                batch.append(row)
-            rows += batch
-            print("\n" + summary(f"gridcp {n}x{n}", batch, "gridcp"))
-            if have_go:
-                print(summary(f"Go {n}x{n}", batch, "go"))
+            boards = [(f"paths_{n}x{n}_{seed}", large_board(n, n, seed)[0])
+                      for seed in range(args.first_seed, args.first_seed + args.seeds)]
+            rows += run_set(f"{n}x{n} paths", boards, folder, args, have_go)
+        for source in args.files:
+            boards = [(f"{source.stem}_{k}", p.covering())
+                      for k, p in enumerate(parse_many(source.read_text(), str(source)))]
+            rows += run_set(source.name, boards, folder, args, have_go)
         if args.adc:
             print("\n### ADC 2015, lenient, 10 s\n\n"
                   "| board | size | pairs | gridcp (engine) | Go |\n|---|---|---|---|---|")
