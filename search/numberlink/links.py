@@ -41,6 +41,7 @@ from search.numberlink.backend import NumberlinkBackend
 from search.numberlink.model import Numberlink, Solution
 
 POP = tuple(bin(m).count("1") for m in range(16))
+BITS = tuple(tuple(d for d in range(4) if m >> d & 1) for m in range(16))
 # a cell's two links: the straights (up-down, right-left) and the four corners
 STRAIGHTS = (0b0101, 0b1010)
 CORNERS = (0b0011, 0b0110, 0b1100, 0b1001)  # up-right, right-down, down-left, left-up
@@ -303,54 +304,53 @@ class Links:
     def propagate(self) -> bool:
         """Apply the degree rules until nothing changes; False on a contradiction."""
         queue, on, off, need, optional = self.queue, self.on, self.off, self.need, self.optional
-        corners, spiky = self.corners, self.spiky
+        corners, spiky, live, link, cut = self.corners, self.spiky, self.live, self.link, self.cut
         while queue:
             i = queue.pop()
-            if not self.live[i]:
+            if not live[i]:
                 continue
             m_on, m_off = on[i], off[i]
-            has = POP[m_on]
-            free = 4 - POP[m_on | m_off]
             want = need[i]
-            if spiky:
-                lost = (corners[i] & ~FITS[m_on << 4 | m_off] if want == 2
-                        else ENDS_NOT[m_on] & 15)
-                if lost:
-                    self.lose_corners(i, lost)
             if want == 2 and not optional[i]:  # degree and corners in one look-up
-                entry = SHAPES[corners[i] << 8 | m_on << 4 | m_off]
+                state = m_on << 4 | m_off
+                if spiky:
+                    lost = corners[i] & ~FITS[state]
+                    if lost:
+                        self.lose_corners(i, lost)
+                entry = SHAPES[corners[i] << 8 | state]
                 if entry is None:
                     return False
-                lay, cut = entry[0], entry[1]
-                if cut:
-                    for d in range(4):
-                        if cut >> d & 1 and not self.cut(i, d):
-                            return False
-                if lay:
-                    for d in range(4):
-                        if lay >> d & 1 and not self.link(i, d):
-                            return False
+                for d in BITS[entry[1]]:
+                    if not cut(i, d):
+                        return False
+                for d in BITS[entry[0]]:
+                    if not link(i, d):
+                        return False
                 continue
+            if spiky and m_on:  # a label's link ends the spikes it would touch
+                lost = ENDS_NOT[m_on]
+                if lost:
+                    self.lose_corners(i, lost)
+            has = POP[m_on]
+            open_links = BITS[15 & ~(m_on | m_off)]
+            free = len(open_links)
             if has > want:
                 return False
             if free == 0:
                 if has < want and not (optional[i] and has == 0):
                     return False
                 continue
-            if has == want:
-                for d in range(4):
-                    if not (m_on | m_off) >> d & 1 and not self.cut(i, d):
+            if has == want or (optional[i] and has == 0 and free == 1):
+                for d in open_links:  # full; or one open link cannot make two
+                    if not cut(i, d):
                         return False
             elif optional[i] and has == 0:
-                if free == 1:  # one open link cannot make two
-                    for d in range(4):
-                        if not (m_on | m_off) >> d & 1 and not self.cut(i, d):
-                            return False
+                continue
             elif has + free < want:
                 return False
             elif has + free == want:
-                for d in range(4):
-                    if not (m_on | m_off) >> d & 1 and not self.link(i, d):
+                for d in open_links:
+                    if not link(i, d):
                         return False
         return True
 
