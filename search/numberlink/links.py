@@ -18,7 +18,13 @@ trail:
   the lenient rule this is complete for existence (a touching path shortcuts
   to one that does not touch); under full cover it is a convention of
   generated boards, so a second pass without it keeps the search complete;
-- regions, at each real choice: the cells joined by links not yet off form
+- corner spikes (full cover without self-touch; ``spikes``): a corner makes
+  the cell diagonally inside it turn the same corner, and so on until a label
+  or a blocked cell, so a cell may only turn the corners whose diagonal walk
+  meets one; each cell keeps the corners it may still turn, one table look-up
+  (``SHAPES``) applies them with the degree rule, and a cell that loses a
+  corner takes it from the cells up its spike (``lose_corners``);
+- regions, every ``REGION_EVERY`` nodes: the cells joined by links not yet off form
   regions; both ends of every unfinished pair must share one, and under full
   cover every region must hold a label (a region without one could only be
   filled by loops).
