@@ -50,7 +50,6 @@ class AutoBackend(NumberlinkBackend):
         narrow: int = NARROW
         frontier_states: int = FRONTIER_STATES
         links_nodes: int = LINKS_NODES
-        links_nodes_per_cell: int = LINKS_NODES_PER_CELL
         route_rounds: int = ROUNDS  # the router's, under the lenient rule
         cover_nodes: int = COVER_NODES
         sat_work: float = SAT_WORK
@@ -83,8 +82,7 @@ class AutoBackend(NumberlinkBackend):
                 return self._named(found, "sat", total, started)
             add_effort(total, {f"sat_{k}": v for k, v in found.effort.items()})
         if puzzle.full_cover:
-            budget = max(self.opts.links_nodes,
-                         self.opts.links_nodes_per_cell * len(puzzle.open_cells))
+            budget = max(self.opts.links_nodes, LINKS_NODES_PER_CELL * len(puzzle.open_cells))
             found = KIND.backend("links", max_nodes=budget).solve(
                 puzzle, time_limit=deadline.remaining())
             if found.status is not Status.LIMIT or deadline.expired():
