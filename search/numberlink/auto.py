@@ -8,7 +8,8 @@ search leaves undecided, to the frontier within a state budget (its states
 grow with the width, not the length: ADC Q08, 11 x 12 with 8 pairs and wide
 empty regions, defeats search and takes the frontier 50 k states); larger
 full-cover ones to ``links``, the
-link-propagation search, within a node budget, and what it leaves undecided
+link-propagation search with the corner spikes of self-avoiding full covers,
+within a node budget that grows with the board, and what it leaves undecided
 to CP-SAT; larger lenient ones to the lean SAT model (``sat``, within a
 budget of deterministic time: it decides the nested spirals ADC 2015 Q15 and
 Q17 that the circuit model does not), then to the circuit model (``links``
