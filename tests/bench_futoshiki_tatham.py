@@ -1,7 +1,8 @@
 """gridcp against Simon Tatham's Unequal: grades and speed, side by side.
 
     python tests/bench_futoshiki_tatham.py --tatham-src DIR [--repeat K] [--generated N]
-                                           [--sets DIR]
+                                           [--sets DIR] [--ids FILE]
+    python tests/bench_futoshiki_tatham.py --make-ids FILE [--per-grade N] [--first-seed S]
 
 ``DIR`` holds Tatham's sources (``unequal.c``, ``latin.c``, ...; upstream
 commit a4f68b6a, the one that made the public game IDs).  The script writes a
@@ -20,6 +21,11 @@ gridcp's side is measured.
    ``solver_state(.., DIFF_RECURSIVE)`` in-process (solve and prove unique),
    in CPU milliseconds (least of K runs for gridcp, median of K for Tatham);
    gridcp's wall time too.
+   With ``--ids FILE`` (lines ``grade, method, seed, game ID``, tab-separated, as
+   ``--make-ids`` writes them: ``N / 2`` puzzles per grade and method from seeds
+   ``S``, ``S + 1``, ... of ``generate_graded``) the generated part is read from
+   that file instead, and a summary per grade and set gives gridcp's and
+   Tatham's median and max side by side, with gridcp's nodes.
 3. Start-up: ``python -m search solve`` on a 4x4 against ``python -c pass``,
    wall and CPU (user + system) seconds, least of K.
 
@@ -174,11 +180,27 @@ def grades_section(ids_file: Path, binary: Path | None, generated: int) -> None:
     table(["Tatham", *GRADES], [[t, *(agree[t, g] for g in GRADES)] for t in GRADES])
 
 
-def speed_section(ids_file: Path, binary: Path | None, runs: int, generated: int) -> None:
+def make_ids(out: Path, per_grade: int, first_seed: int) -> None:
+    """Write ``per_grade`` 9x9 puzzles per grade (half per method) made by gridcp."""
+    with out.open("w") as file:
+        for want in GRADES:
+            for method in ("relations", "mixed"):
+                for seed in range(first_seed, first_seed + per_grade // 2):
+                    puzzle, _, found = generate_graded(9, seed, difficulty=want, method=method)
+                    file.write(f"{found}\t{method}\t{seed}\t{format_tatham(puzzle).strip()}\n")
+                    file.flush()
+
+
+def speed_section(ids_file: Path, binary: Path | None, runs: int, generated: int,
+                  own: Path | None = None) -> None:
     rows = [line.split("\t") for line in ids_file.read_text().splitlines()
             if line.startswith("9:")]
     cases = [("tatham", row[1].lower(), row[0]) for row in rows]
-    for want in GRADES:
+    if own is not None:
+        for line in own.read_text().splitlines():
+            level, method, _, gid = line.split("\t")
+            cases.append((f"gridcp {method}", level, gid))
+    for want in GRADES if own is None else ():
         for seed in range(generated):
             for method in ("mixed", "relations"):
                 puzzle, _, found = generate_graded(9, 100 + seed, difficulty=want, method=method)
@@ -202,6 +224,30 @@ def speed_section(ids_file: Path, binary: Path | None, runs: int, generated: int
                             f"{sorted(theirs_ms)[len(theirs_ms) // 2]:.1f}"])
     table(["grade", "puzzles", "gridcp max CPU", "Tatham max", "gridcp median CPU",
            "Tatham median"], summary)
+    if own is not None:
+        side_by_side(out)
+
+
+def side_by_side(out: list[list]) -> None:
+    """Per grade and set: gridcp's and Tatham's median and max CPU ms, gridcp's nodes."""
+    def mid(values: list[float]) -> float:
+        return sorted(values)[len(values) // 2]
+
+    rows = []
+    for level in GRADES:
+        for origin in ("tatham", "gridcp relations", "gridcp mixed"):
+            mine = [r for r in out if r[1] == level and r[0] == origin]
+            if not mine:
+                continue
+            cpu = [float(r[5]) for r in mine]
+            nodes = [r[3] for r in mine]
+            theirs = [float(r[6]) for r in mine]
+            rows.append([level, origin, len(mine), f"{mid(cpu):.1f}", f"{max(cpu):.1f}",
+                         mid(nodes), max(nodes), f"{mid(theirs):.1f}", f"{max(theirs):.1f}",
+                         sum(a > b for a, b in zip(cpu, theirs))])
+    print("## Per grade and set: solve and prove unique, CPU ms in-process\n")
+    table(["grade", "set", "puzzles", "gridcp median", "gridcp max", "gridcp median nodes",
+           "gridcp max nodes", "Tatham median", "Tatham max", "gridcp slower on"], rows)
 
 
 def startup_section(runs: int) -> None:
@@ -233,16 +279,30 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sets", type=Path, default=SETS,
                         help="the public Futoshiki sets (default ../shared/instances-public/"
                              "futoshiki beside the checkout)")
+    parser.add_argument("--ids", type=Path,
+                        help="gridcp-made 9x9 puzzles to time (as --make-ids writes them)")
+    parser.add_argument("--make-ids", type=Path, help="write such a file and stop")
+    parser.add_argument("--per-grade", type=int, default=40,
+                        help="puzzles per grade for --make-ids (default 40)")
+    parser.add_argument("--first-seed", type=int, default=5000,
+                        help="first seed for --make-ids (default 5000)")
+    parser.add_argument("--skip-grades", action="store_true",
+                        help="leave out the grade agreement and the start-up sections")
     args = parser.parse_args(argv)
+    if args.make_ids:
+        make_ids(args.make_ids, args.per_grade, args.first_seed)
+        return 0
     if not args.sets.exists():
         print(f"{args.sets} is absent: nothing to compare", file=sys.stderr)
         return 0
     ids = args.sets / "tatham-unequal" / "gameids.tsv"
     random.seed(0)
     binary = build(args.tatham_src) if args.tatham_src else None
-    grades_section(ids, binary, args.generated)
-    speed_section(ids, binary, args.repeat, args.generated)
-    startup_section(args.repeat)
+    if not args.skip_grades:
+        grades_section(ids, binary, args.generated)
+    speed_section(ids, binary, args.repeat, args.generated, args.ids)
+    if not args.skip_grades:
+        startup_section(args.repeat)
     return 0
 
 

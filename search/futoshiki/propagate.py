@@ -375,11 +375,13 @@ class Engine:
         dom, n = self.dom, self.n
         columns = [[0] * n for _ in range(n)]  # value -> row -> columns open to it
         placed = [0] * n  # value -> rows where it is assigned
+        wanted = self.dirty_values  # only the planes of these values are read below
         for i, d in enumerate(dom):
-            r, c = divmod(i, n)
             if d & (d - 1) == 0:
-                placed[d.bit_length() - 1] |= 1 << r
+                placed[d.bit_length() - 1] |= 1 << (i // n)
                 continue
+            d &= wanted
+            r, c = divmod(i, n)
             while d:
                 low = d & -d
                 d ^= low
