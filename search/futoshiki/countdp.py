@@ -1,12 +1,21 @@
 """The ``count-dp`` backend: counting without visiting solutions one by one.
 
-The count is ``search.futoshiki.rowdp.count``: dynamic programming over Latin
-rectangles, an upper part (the rows with clues) and a lower part (the free
-rows) met in the middle, with states packed in one or more 64-bit words and
-columns sorted wherever the puzzle is symmetric.  Its work is bounded in
-states (option ``max_states``, states kept after a step); past the bound
-the backend falls back to the ``propagate`` backend's streaming count and says
-so in the result's message.  ``solve`` and ``unique`` are delegated to
+Two exact plans, chosen by the puzzle's shape (``plans``):
+
+* ``rows`` (``search.futoshiki.rowdp``): dynamic programming over Latin
+  rectangles, an upper part (the rows with clues) and a lower part (the free
+  rows) met in the middle, columns sorted wherever the puzzle is symmetric.
+  Strong on the empty square and where the clues sit in at most half of the
+  rows of one orientation (the free rows are a kept table); its states carry
+  the values of linked cells, so clues spread over more rows widen them.
+* ``layers`` (``search.futoshiki.layerdp``): the values placed one by one,
+  the state the set of filled cells; inequalities and givens remove states.
+  Strong where the clues are spread.
+
+The plan that fits is tried first under the state budget (option
+``max_states``, states kept after a step), then the other; past the budget in
+both the backend falls back to the ``propagate`` backend's streaming count and
+says so in the result's message.  ``solve`` and ``unique`` are delegated to
 ``propagate``: a count of one says nothing about the solution itself.
 """
 
@@ -19,13 +28,14 @@ from typing import Any
 from search.core import (
     CountResult,
     Deadline,
+    GridcpError,
     LimitReached,
     SolveResult,
     Status,
     UniqueResult,
     since,
 )
-from search.futoshiki import rowdp
+from search.futoshiki import layerdp, rowdp
 from search.futoshiki.backend import FutoshikiBackend
 from search.futoshiki.model import Futoshiki
 from search.futoshiki.propagate import PropagateBackend, Search
@@ -70,10 +80,53 @@ def quick_count(puzzle: Futoshiki, nodes: int, deadline: Deadline) -> tuple[int,
         return None
 
 
+PLANS = ("rows", "layers")
+
+
+def plans(puzzle: Futoshiki) -> tuple[str, ...]:
+    """The plans to try, in order (a structural test, not a measurement).
+
+    ``rows`` first on the empty square, where some orientation leaves at least
+    half of the rows free of clues (its free rows below are a kept table), and
+    from order 8 on (the layers' masks of a sparse 8x8 are far too many);
+    ``layers`` first otherwise.  Orders past ``layerdp.MAX_ORDER`` only rows.
+    """
+    n = puzzle.n
+    if n > layerdp.MAX_ORDER:
+        return ("rows",)
+    free = max(len(layerdp.free_rows(puzzle)), len(layerdp.free_rows(rowdp.transpose(puzzle))))
+    if free == n or n - free <= n - n // 2 or n >= 8:
+        return ("rows", "layers")
+    return ("layers", "rows")
+
+
 def count_dp(puzzle: Futoshiki, *, max_states: int = DEFAULT_MAX_STATES,
-             deadline: Deadline | None = None, stats: dict[str, Any] | None = None) -> int:
-    """The exact number of solutions of ``puzzle`` (see ``rowdp.count``)."""
-    return rowdp.count(puzzle, max_states=max_states, deadline=deadline, stats=stats)
+             deadline: Deadline | None = None, stats: dict[str, Any] | None = None,
+             plan: str = "auto") -> int:
+    """The exact number of solutions of ``puzzle``: the plans of ``plans`` (or
+    ``plan`` alone) in turn, each under ``max_states``; ``stats["plan"]`` says
+    which one counted.  Raises ``StateSpaceTooLarge`` when every plan passes
+    the budget."""
+    stats = stats if stats is not None else {}
+    order = plans(puzzle) if plan == "auto" else (plan,)
+    for i, name in enumerate(order):
+        tried: dict[str, Any] = {}
+        try:
+            if name == "rows":
+                total = rowdp.count(puzzle, max_states=max_states, deadline=deadline,
+                                    stats=tried)
+            else:
+                total = layerdp.count(puzzle, max_states=max_states, deadline=deadline,
+                                      stats=tried)
+        except StateSpaceTooLarge:
+            stats[f"{name}_over_budget"] = 1
+            if i == len(order) - 1:
+                raise
+            continue
+        stats.update(tried)
+        stats["plan"] = name
+        return total
+    raise AssertionError("no plan")  # (order is never empty)
 
 
 class CountDPBackend(FutoshikiBackend):
@@ -85,6 +138,8 @@ class CountDPBackend(FutoshikiBackend):
     most ``quick_nodes`` search nodes (default 5,000): a puzzle with few
     solutions (a setter's 9x9) is counted there at once, while its DP states
     would be many.  ``fallback=False`` makes a count past ``max_states`` LIMIT.
+    ``plan`` forces one of the two exact plans (``rows``, ``layers``; default
+    ``auto``: ``plans`` chooses and tries the other past the budget).
     """
 
     @dataclass(frozen=True)
@@ -93,6 +148,7 @@ class CountDPBackend(FutoshikiBackend):
         quick_nodes: int = QUICK_NODES
         fallback: bool = True  # past max_states, count with propagate (else LIMIT)
         progress: bool = True  # propagate's progress lines (its fallback count)
+        plan: str = "auto"  # auto, rows or layers
 
     name = "count-dp"
     calls = frozenset({"count", "solve", "unique", "check"})
@@ -100,6 +156,8 @@ class CountDPBackend(FutoshikiBackend):
 
     def __init__(self, **options: Any):
         super().__init__(**options)
+        if self.opts.plan not in ("auto", *PLANS):
+            raise GridcpError(f"count-dp: plan {self.opts.plan!r} is not auto, rows or layers")
         self.helper = PropagateBackend(progress=self.opts.progress)
 
     def solve(self, puzzle: Futoshiki, *, time_limit: float | None = None) -> SolveResult:
@@ -132,7 +190,7 @@ class CountDPBackend(FutoshikiBackend):
                 stats = {"nodes": nodes, "propagate": 1}
             else:
                 total = count_dp(puzzle, max_states=self.opts.max_states, deadline=deadline,
-                                 stats=stats)
+                                 stats=stats, plan=self.opts.plan)
         except LimitReached:
             self.effort = stats
             return CountResult(Status.LIMIT, 0, since(start), stats, "time limit")

@@ -1,0 +1,334 @@
+"""Exact Futoshiki counts by value layers: place 1 everywhere, then 2, ..., met in the middle.
+
+The second plan of ``count-dp`` (the first is ``search.futoshiki.rowdp``).  A
+Latin square is ``n`` permutation matrices, one per value, laid on the square
+in turn.  After the values ``1..v`` the state is the set of cells filled so
+far, an ``n * n``-bit mask (one ``uint64`` for ``n <= 8``): every row and
+every column holds ``v`` of them, and the completions of a partial square
+depend on that mask alone.  Inside a layer the value is placed row by row; a
+column is open for it while it holds ``v - 1`` cells of the mask, so the mask
+is the whole state, without any field.
+
+The clues prune masks instead of widening states:
+
+* an inequality ``a < b`` is a precedence: ``b`` may be filled only once ``a``
+  is (``a`` and ``b`` share a row or a column, so never a layer), and ``a``
+  only while ``b`` is empty; a mask is down-closed under the relations;
+* a cell takes value ``v`` only if ``v`` is in its domain (``propagate``'s
+  domains: givens, inequality bounds and chains, Hall sets), and a cell whose
+  domain ends at ``v`` must be filled by the end of layer ``v``: the value is
+  placed in its row or column only on that cell.
+
+So each inequality keeps roughly three quarters of the masks of a layer (and
+a given about half), where the row DP must carry a linked cell's value.
+
+**Met in the middle.** A forward table over the values ``1..h`` (masks
+down-closed under the relations) and a backward table over ``n..h+1`` (the
+same DP on the puzzle with every value ``v`` read as ``n + 1 - v`` and every
+relation reversed; its masks are the cells above ``h``) are joined on
+complementary masks: ``count = sum_S forward(S) * backward(~S)``.  Exact,
+because a down-closed mask's complement is up-closed and each side checks
+every relation with one end inside it (a relation across the split holds by
+the layers themselves).
+
+**Symmetry.** Rows without a clue (no given, no inequality, full domains) are
+interchangeable; at the end of each layer their ``n``-bit fields are sorted
+inside the mask.  A key then stands for its orbit and its count is the sum over
+the orbit; the join divides each looked-up backward entry by the orbit size
+of the complement (on which the backward count is constant).  The square is
+turned (transposed) first when that leaves more free rows.
+
+Counts are ``int64`` while ``(n!) ** layers`` fits (every side for
+``n <= 8``), Python integers in the join.  The work is bounded in states
+(``max_states`` states kept after a step), never in time.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from search.core import Deadline, Unsupported
+from search.futoshiki.model import Futoshiki
+from search.futoshiki.propagate import Engine
+from search.futoshiki.rowdp import DEFAULT_MAX_STATES, StateSpaceTooLarge, transpose
+
+MAX_ORDER = 8  # n * n bits in one uint64
+
+
+@dataclass(frozen=True)
+class Place:
+    """Value ``v`` on cell ``bit``: the mask must hold ``need`` and none of ``avoid``."""
+
+    column: int
+    bit: int
+    need: int  # predecessors, and cells that must be filled by the end of this layer
+    avoid: int  # successors (filled earlier would mean smaller) and the cell itself
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A step of one side: its value placed in ``rows`` (one row after another),
+    then, when ``sort``, the symmetric rows' fields sorted."""
+
+    value: int
+    rows: tuple[tuple[Place, ...], ...]  # per row, its choices
+    sort: bool
+
+
+@dataclass(frozen=True)
+class Table:
+    keys: np.ndarray  # uint64 masks, sorted, canonical
+    counts: np.ndarray  # int64 (Python integers past 62 bits): partial squares per orbit
+    peak: int  # the most states after a step
+
+
+def free_rows(puzzle: Futoshiki) -> tuple[int, ...]:
+    """Rows without a given or an end of an inequality."""
+    n = puzzle.n
+    clued = {r for pair in puzzle.less for r, _ in pair}
+    clued |= {r for r in range(n) if any(puzzle.givens[r])}
+    return tuple(r for r in range(n) if r not in clued)
+
+
+def symmetric_rows(puzzle: Futoshiki) -> tuple[int, ...]:
+    """The free rows, when there are two or more (one row alone has no
+    symmetry and is placed like a clued one)."""
+    free = free_rows(puzzle)
+    return free if len(free) > 1 else ()
+
+
+def reversed_values(puzzle: Futoshiki) -> Futoshiki:
+    """Every value v read as n + 1 - v and every relation reversed (same count)."""
+    n = puzzle.n
+    givens = tuple(tuple(n + 1 - v if v else 0 for v in row) for row in puzzle.givens)
+    return Futoshiki(n, givens, tuple((b, a) for a, b in puzzle.less))
+
+
+def places(puzzle: Futoshiki, domains: list[int]) -> list[list[tuple[Place, ...]]]:
+    """Per value (index ``v - 1``) and row, the cells the value may take."""
+    n = puzzle.n
+    pred = [0] * (n * n)
+    succ = [0] * (n * n)
+    for (ar, ac), (br, bc) in puzzle.less:
+        a, b = ar * n + ac, br * n + bc
+        pred[b] |= 1 << a
+        succ[a] |= 1 << b
+    last = [domains[i].bit_length() for i in range(n * n)]  # the largest value left
+    out = []
+    for v in range(1, n + 1):
+        # A cell whose largest value is at most v is filled by the end of layer
+        # v: v goes on that cell, or its row or column is dead.
+        must = [i for i in range(n * n) if last[i] <= v]
+        row_must = [sum(1 << i for i in must if i // n == r) for r in range(n)]
+        column_must = [sum(1 << i for i in must if i % n == c) for c in range(n)]
+        rows = []
+        for r in range(n):
+            row = []
+            for c in range(n):
+                i = r * n + c
+                if domains[i] >> (v - 1) & 1:
+                    need = (pred[i] | row_must[r] | column_must[c]) & ~(1 << i)
+                    row.append(Place(c, 1 << i, need, succ[i] | 1 << i))
+            rows.append(tuple(row))
+        out.append(rows)
+    return out
+
+
+def units(puzzle: Futoshiki, domains: list[int]) -> tuple[list[Unit], list[Unit]]:
+    """The forward side's units (values 1..n) and the backward side's (values
+    n..1, on the value-reversed puzzle): the forward's first ``i`` units and the
+    backward's first ``len - i`` make every placement once.
+
+    In a layer the clued rows come one by one (fewest choices first: fewer
+    states mid-layer) and the symmetric rows in one block, last in the forward
+    direction and so first in the backward one.  A side then stops only where
+    its keys are canonical: a block of all symmetric rows maps orbits to
+    orbits, and a clued row does not touch the sorted fields.
+    """
+    n = puzzle.n
+    sym = symmetric_rows(puzzle)
+    ahead = places(puzzle, domains)
+    back_domains = [int(f"{d:0{n}b}"[::-1], 2) for d in domains]  # v -> n + 1 - v
+    behind = places(reversed_values(puzzle), back_domains)
+    forward: list[Unit] = []
+    backward: list[list[Unit]] = []
+    for v in range(1, n + 1):
+        clued = sorted((r for r in range(n) if r not in sym),
+                       key=lambda r: len(ahead[v - 1][r]))
+        layer = [((r,), False) for r in clued] + ([(sym, True)] if sym else [])
+        forward += [Unit(v, tuple(ahead[v - 1][r] for r in rows), sort)
+                    for rows, sort in layer]
+        w = n + 1 - v  # the same layer, seen from the other end
+        backward.append([Unit(w, tuple(behind[w - 1][r] for r in rows), sort)
+                         for rows, sort in reversed(layer)])
+    return forward, [unit for layer in reversed(backward) for unit in layer]
+
+
+class Frontier:
+    """One side's states so far, stepped one unit at a time."""
+
+    def __init__(self, n: int, sym: tuple[int, ...], units: list[Unit]):
+        self.n, self.sym, self.units = n, sym, units
+        self.done = 0
+        self.keys = np.zeros(1, dtype=np.uint64)
+        self.counts: np.ndarray = np.ones(1, dtype=np.int64)
+        self.peak = 1
+        self.columns = [np.uint64(sum(1 << (r * n + c) for r in range(n))) for c in range(n)]
+
+    @property
+    def size(self) -> int:
+        return int(self.keys.size)
+
+    def step(self, max_states: int, deadline: Deadline) -> None:
+        unit = self.units[self.done]
+        self.done += 1
+        if self.counts.dtype != object and math.factorial(self.n) ** unit.value >= 2**62:
+            self.counts = self.counts.astype(object)  # (n!)^v bounds the count: exact
+        open_count = np.uint8(unit.value - 1)
+        for row in unit.rows:
+            deadline.check()
+            keys, counts = self.keys, self.counts
+            is_open: dict[int, np.ndarray] = {}
+            chunks_k, chunks_c = [], []
+            for place in row:
+                if place.column not in is_open:
+                    is_open[place.column] = (
+                        np.bitwise_count(keys & self.columns[place.column]) == open_count)
+                ok = is_open[place.column] & ((keys & np.uint64(place.avoid)) == 0)
+                if place.need:
+                    need = np.uint64(place.need)
+                    ok &= (keys & need) == need
+                chosen = np.compress(ok, keys)
+                if chosen.size:
+                    chunks_k.append(chosen | np.uint64(place.bit))
+                    chunks_c.append(np.compress(ok, counts))
+            if not chunks_k:
+                self.keys, self.counts = keys[:0], counts[:0]
+                return
+            self.keys, self.counts = merge(np.concatenate(chunks_k), np.concatenate(chunks_c))
+            self.peak = max(self.peak, self.size)
+            if self.size > max_states:
+                raise StateSpaceTooLarge(f"{self.size:,} states placing value {unit.value} "
+                                         f"(budget {max_states:,})")
+        if unit.sort:
+            keys, _ = canonical(self.keys, self.sym, self.n)
+            self.keys, self.counts = merge(keys, self.counts)
+
+    def table(self) -> Table:
+        return Table(self.keys, self.counts, self.peak)
+
+
+def merge(keys: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Sorted distinct keys, with the counts of equal keys added."""
+    order = np.argsort(keys)
+    keys, counts = keys[order], counts[order]
+    if keys.size < 2:
+        return keys, counts
+    starts = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1])))
+    return keys[starts], np.add.reduceat(counts, starts)
+
+
+def canonical(keys: np.ndarray, rows: tuple[int, ...], n: int
+              ) -> tuple[np.ndarray, np.ndarray]:
+    """The masks with the fields of ``rows`` sorted, and each one's orbit size
+    (the number of distinct orders of those fields)."""
+    width = np.uint64((1 << n) - 1)
+    fields = np.stack([(keys >> np.uint64(r * n)) & width for r in rows])
+    fields.sort(axis=0)
+    out = keys.copy()
+    for r in rows:
+        out &= ~(width << np.uint64(r * n))
+    repeats = np.ones(keys.size, dtype=np.int64)
+    runs = np.ones(keys.size, dtype=np.int64)
+    for k, r in enumerate(rows):
+        out |= fields[k] << np.uint64(r * n)
+        if k:
+            runs = np.where(fields[k] == fields[k - 1], runs + 1, 1)
+            repeats *= runs
+    return out, math.factorial(len(rows)) // repeats
+
+
+def join(forward: Table, backward: Table, free: tuple[int, ...], n: int) -> int:
+    """sum over the forward masks S of forward(S) * backward(~S) / orbit(~S)."""
+    if not forward.keys.size or not backward.keys.size:
+        return 0
+    full = np.uint64(2 ** (n * n) - 1)
+    wanted = forward.keys ^ full
+    orbit = np.ones(wanted.size, dtype=np.int64)
+    if len(free) > 1:
+        wanted, orbit = canonical(wanted, free, n)
+    at = np.minimum(np.searchsorted(backward.keys, wanted), backward.keys.size - 1)
+    found = backward.keys[at] == wanted
+    if not found.any():
+        return 0
+    left = forward.counts[found].astype(object)
+    right = backward.counts[at[found]] // orbit[found]  # exact: constant on the orbit
+    return int((left * right.astype(object)).sum())
+
+
+def choose(puzzle: Futoshiki) -> Futoshiki:
+    """The orientation with more free rows (ties: as given)."""
+    turned = transpose(puzzle)
+    return turned if len(free_rows(turned)) > len(free_rows(puzzle)) else puzzle
+
+
+def check_puzzle(puzzle: Futoshiki) -> None:
+    if puzzle.adjacent:
+        raise Unsupported("count-dp: Adjacent mode's bars do not fit its states")
+    if puzzle.n > MAX_ORDER:
+        raise Unsupported(f"count-dp's value layers take orders up to {MAX_ORDER}")
+    for (ar, ac), (br, bc) in puzzle.less:
+        if abs(ar - br) + abs(ac - bc) != 1:
+            raise Unsupported(f"count-dp: cells ({ar}, {ac}) and ({br}, {bc}) are not "
+                              "neighbours; only neighbours may carry an inequality")
+
+
+def count(puzzle: Futoshiki, *, max_states: int = DEFAULT_MAX_STATES,
+          deadline: Deadline | None = None, stats: dict[str, Any] | None = None,
+          split: int | None = None, turn: bool | None = None) -> int:
+    """The exact number of solutions of ``puzzle``.
+
+    The smaller side (in states, at layer ends) is stepped by a whole layer
+    until one layer is left, which the two share, the smaller stepped first.
+    ``split`` (the forward side's units) and ``turn`` (transpose or not;
+    default: the orientation with more free rows) force those choices, which
+    are not answers.  Raises
+    ``StateSpaceTooLarge`` past the state budget and ``LimitReached`` past the
+    deadline.
+    """
+    deadline = deadline or Deadline(None)
+    stats = stats if stats is not None else {}
+    check_puzzle(puzzle)
+    n = puzzle.n
+    if turn is None:
+        puzzle = choose(puzzle)
+    elif turn:
+        puzzle = transpose(puzzle)
+    engine = Engine(puzzle)
+    if not engine.ok:
+        return 0
+    sym = symmetric_rows(puzzle)
+    ahead, behind = units(puzzle, list(engine.dom))
+    forward, backward = Frontier(n, sym, ahead), Frontier(n, sym, behind)
+    total, per_layer = len(ahead), len(ahead) // n
+    while forward.done + backward.done < total and forward.size and backward.size:
+        if split is not None:
+            side = forward if forward.done < split else backward
+        else:
+            side = forward if forward.size <= backward.size else backward
+        if split is None and forward.done + backward.done < total - per_layer:
+            # Whole layers (the states grow inside a layer and shrink at its
+            # end), the smaller side first; the last layer is shared unit by unit.
+            for _ in range(per_layer):
+                side.step(max_states, deadline)
+        else:
+            side.step(max_states, deadline)
+    stats["plan"] = "layers"
+    stats["states"] = max(forward.peak, backward.peak)
+    stats["forward_states"], stats["backward_states"] = forward.size, backward.size
+    stats["split"] = f"{forward.done}/{total}"
+    return join(forward.table(), backward.table(), sym, n)

@@ -1,0 +1,151 @@
+"""The value-layer plan of ``count-dp`` (``search.futoshiki.layerdp``): brute
+force, identities, agreement with the row plan, and the plan choice."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from futoshiki_oracle import brute_force_count, random_puzzle
+from test_futoshiki_count import LATIN, clues, reversed_values
+
+from search.core import GridcpError, Status, Unsupported
+from search.futoshiki import layerdp, rowdp
+from search.futoshiki.countdp import CountDPBackend, count_dp, plans
+from search.futoshiki.model import Futoshiki
+from search.futoshiki.propagate import Engine
+from search.futoshiki.rowdp import StateSpaceTooLarge
+
+
+def _units(puzzle: Futoshiki, turn: bool) -> int:
+    oriented = rowdp.transpose(puzzle) if turn else puzzle
+    return len(layerdp.units(oriented, list(Engine(oriented).dom))[0])
+
+
+@pytest.mark.parametrize("n", range(1, 7))
+def test_latin_squares(n: int) -> None:
+    assert layerdp.count(Futoshiki.empty(n)) == LATIN[n]
+
+
+@pytest.mark.parametrize("n", range(2, 7))
+def test_one_inequality_halves_the_latin_squares(n: int) -> None:
+    rng = random.Random(100 + n)
+    for _ in range(3):
+        assert layerdp.count(clues(n, rng, 1, 0)) == LATIN[n] // 2
+
+
+def _small(count: int, seed: int) -> list[Futoshiki]:
+    rng = random.Random(seed)
+    return [random_puzzle(rng.choice((2, 3, 4)), rng, givens=rng.choice([0.0, 0.1, 0.2]),
+                          relations=rng.choice([0.1, 0.3, 0.5, 0.8])) for _ in range(count)]
+
+
+@pytest.mark.parametrize("puzzle", _small(60, 41), ids=lambda p: f"n{p.n}")
+def test_brute_force_at_every_meeting_point(puzzle: Futoshiki) -> None:
+    """Every split of the units between the two sides, both orientations."""
+    expected = brute_force_count(puzzle)
+    assert layerdp.count(puzzle) == expected
+    for turn in (False, True):
+        for split in range(_units(puzzle, turn) + 1):
+            assert layerdp.count(puzzle, split=split, turn=turn) == expected
+
+
+def _identity_puzzles() -> list[Futoshiki]:
+    rng = random.Random(43)
+    return [clues(n, rng, rng.randint(1, 2 * n), rng.randint(0, 3)) for n in (4, 5, 5, 6, 6)]
+
+
+@pytest.mark.parametrize("puzzle", _identity_puzzles(), ids=lambda p: f"n{p.n}-{len(p.less)}")
+def test_identities(puzzle: Futoshiki) -> None:
+    total = layerdp.count(puzzle)
+    assert layerdp.count(rowdp.transpose(puzzle)) == total
+    assert layerdp.count(reversed_values(puzzle)) == total
+    for turn in (False, True):
+        assert layerdp.count(puzzle, turn=turn, split=_units(puzzle, turn) // 3) == total
+    a, b = puzzle.less[0]
+    rest = puzzle.less[1:]
+    flipped = Futoshiki(puzzle.n, puzzle.givens, rest + ((b, a),))
+    without = Futoshiki(puzzle.n, puzzle.givens, rest)
+    assert total + layerdp.count(flipped) == layerdp.count(without)
+
+
+def test_agrees_with_the_row_plan() -> None:
+    rng = random.Random(47)
+    for n in (5, 5, 6, 6, 6, 6):
+        puzzle = clues(n, rng, rng.randint(2, 3 * n), rng.randint(0, 4))
+        assert layerdp.count(puzzle) == rowdp.count(puzzle)
+
+
+@pytest.mark.slow
+def test_agrees_with_the_row_plan_on_7x7() -> None:
+    rng = random.Random(53)
+    for _ in range(3):
+        puzzle = clues(7, rng, rng.randint(8, 14), rng.randint(2, 4))
+        assert layerdp.count(puzzle) == rowdp.count(puzzle)
+
+
+@pytest.mark.slow
+def test_seven_by_seven_identities() -> None:
+    rng = random.Random(59)
+    puzzle = clues(7, rng, 12, 3)
+    total = layerdp.count(puzzle)
+    assert layerdp.count(rowdp.transpose(puzzle)) == layerdp.count(reversed_values(puzzle)) == total
+    a, b = puzzle.less[0]
+    rest = puzzle.less[1:]
+    flipped = Futoshiki(7, puzzle.givens, rest + ((b, a),))
+    assert total + layerdp.count(flipped) == layerdp.count(Futoshiki(7, puzzle.givens, rest))
+
+
+def test_symmetric_rows_are_sorted() -> None:
+    # Two free rows: the keys are sorted at layer ends, and the count stays.
+    puzzle = Futoshiki(5, ((1, 0, 0, 0, 0),) + ((0,) * 5,) * 4,
+                       (((0, 1), (0, 2)), ((1, 1), (2, 1)), ((2, 3), (2, 4))))
+    assert layerdp.symmetric_rows(puzzle) == (3, 4)
+    assert layerdp.count(puzzle) == brute_force_count(puzzle)
+
+
+def test_plan_choice() -> None:
+    assert plans(Futoshiki.empty(7)) == ("rows", "layers")
+    rng = random.Random(61)
+    spread = clues(7, rng, 14, 0)
+    assert len(layerdp.free_rows(spread)) <= 1
+    assert plans(spread) == ("layers", "rows")
+    assert plans(Futoshiki.empty(9)) == ("rows",)
+
+
+def test_both_plans_give_the_same_counts_through_the_backend() -> None:
+    rng = random.Random(67)
+    for n in (4, 5, 6):
+        puzzle = clues(n, rng, 2 * n, 2)
+        counts = set()
+        for plan in ("auto", "rows", "layers"):
+            result = CountDPBackend(plan=plan, progress=False).count(puzzle)
+            assert result.status == Status.COUNTED
+            assert result.effort["plan"] in ("rows", "layers")
+            counts.add(result.count)
+        assert len(counts) == 1
+
+
+def test_a_plan_past_its_budget_hands_over_to_the_other() -> None:
+    rng = random.Random(71)
+    puzzle = clues(6, rng, 10, 1)  # layers: about 51 k states, rows: about 600 k
+    assert plans(puzzle) == ("layers", "rows")
+    expected = rowdp.count(puzzle)
+    with pytest.raises(StateSpaceTooLarge):
+        count_dp(puzzle, max_states=100_000, plan="rows")
+    stats: dict = {}
+    assert count_dp(puzzle, max_states=100_000, stats=stats) == expected
+    assert stats["plan"] == "layers" and "rows_over_budget" not in stats
+    stats = {}
+    assert count_dp(puzzle, max_states=1_000_000, stats=stats, plan="rows") == expected
+    with pytest.raises(StateSpaceTooLarge):
+        count_dp(puzzle, max_states=10_000)
+
+
+def test_unknown_plan_and_unsupported_puzzles() -> None:
+    with pytest.raises(GridcpError, match="plan"):
+        CountDPBackend(plan="diagonal")
+    with pytest.raises(Unsupported):
+        layerdp.count(Futoshiki.empty(3, adjacent=True))
+    with pytest.raises(Unsupported):
+        layerdp.count(Futoshiki.empty(9))
