@@ -1,7 +1,8 @@
 """Benchmark of ``count-dp`` on random clue sets that no other tool counts.
 
     python tests/bench_futoshiki_count.py [--n 7] [--puzzles 30] [--seed 1]
-        [--inequalities 1-14] [--givens 0-4] [--max-states 8000000] [--json FILE]
+        [--inequalities 1-14] [--givens 0-4] [--max-states 8000000]
+        [--plan auto|rows|layers] [--json FILE]
 
 Each puzzle is a seeded random clue set: ``k`` inequalities on distinct
 neighbouring pairs (random directions) and ``g`` givens on distinct cells
@@ -13,7 +14,9 @@ process on a cold table cache (the free-row tables are built anew), one after
 the other (one core).  Prints one
 line per puzzle and a Markdown summary: status, count, wall and CPU seconds,
 and the deterministic effort (the most states after a step, the sizes of the
-two tables that are joined).  Never asserts a time: it reports.
+two tables that are joined), and the plan that counted (``rows`` or
+``layers``; ``auto`` tries the one that fits first, then the other, each under
+the budget).  Never asserts a time: it reports.
 """
 
 from __future__ import annotations
@@ -75,18 +78,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--time-limit", type=float, default=600.0)
     parser.add_argument("--max-states", type=int, default=8_000_000,
                         help="count-dp's state budget; past it the count is LIMIT")
+    parser.add_argument("--plan", choices=("auto", "rows", "layers"), default="auto")
     parser.add_argument("--json", type=Path, help="write every record to this file")
     parser.add_argument("--show", action="store_true", help="print each puzzle")
     args = parser.parse_args(argv)
     rng = random.Random(args.seed)
     records = []
-    print(f"# count-dp on {args.puzzles} random {args.n}x{args.n} clue sets "
+    print(f"# count-dp (plan {args.plan}) on {args.puzzles} random {args.n}x{args.n} clue sets "
           f"(seed {args.seed}, inequalities {args.inequalities}, givens {args.givens})")
     for i in range(args.puzzles):
         k, g = rng.randint(*args.inequalities), rng.randint(*args.givens)
         puzzle = clue_set(args.n, k, g, rng, consistent=i % 2 == 0)
         rowdp._TABLES.clear()
-        engine = CountDPBackend(progress=False, fallback=False, max_states=args.max_states)
+        engine = CountDPBackend(progress=False, fallback=False, max_states=args.max_states,
+                                plan=args.plan)
         wall, cpu = time.perf_counter(), time.process_time()
         result = engine.count(puzzle, time_limit=args.time_limit)
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
@@ -94,7 +99,9 @@ def main(argv: list[str] | None = None) -> int:
                   "consistent": i % 2 == 0, "status": str(result.status),
                   "count": result.count, "wall": round(wall, 3), "cpu": round(cpu, 3),
                   **{key: result.effort.get(key) for key in
-                     ("states", "upper_states", "lower_states", "fallback")},
+                     ("plan", "states", "upper_states", "lower_states", "forward_states",
+                      "backward_states", "rows_over_budget", "layers_over_budget",
+                      "fallback")},
                   "message": result.message}
         records.append(record)
         print(json.dumps(record), flush=True)
@@ -102,12 +109,22 @@ def main(argv: list[str] | None = None) -> int:
             print(format_seed(puzzle))
     done = [r for r in records if r["status"] == "COUNTED"]
     worst = max(records, key=lambda r: r["wall"])
-    print("\n| n | puzzles | counted | max wall s | max CPU s | median wall s | max states |")
-    print("|---|---|---|---|---|---|---|")
-    walls = sorted(r["wall"] for r in records)
-    print(f"| {args.n} | {len(records)} | {len(done)} | {worst['wall']:.2f} | "
-          f"{max(r['cpu'] for r in records):.2f} | {walls[len(walls) // 2]:.2f} | "
-          f"{max((r['states'] or 0) for r in records):,} |")
+    print("\n| n | seed | puzzles | counted | by rows | by layers | max wall s | max CPU s | "
+          "median CPU s | max states |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    cpus = sorted(r["cpu"] for r in records)
+    by = {plan: sum(1 for r in done if r["plan"] == plan) for plan in ("rows", "layers")}
+    print(f"| {args.n} | {args.seed} | {len(records)} | {len(done)} | {by['rows']} | "
+          f"{by['layers']} | {worst['wall']:.2f} | {cpus[-1]:.2f} | "
+          f"{cpus[len(cpus) // 2]:.2f} | {max((r['states'] or 0) for r in records):,} |")
+    print("\n| # | inequalities | givens | plan | status | count | CPU s | most states |")
+    print("|---|---|---|---|---|---|---|---|")
+    for r in records:
+        count = f"{r['count']:,}" if r["status"] == "COUNTED" else "-"
+        plan = r["plan"] or "-"
+        states = f"{r['states']:,}" if r["states"] else "-"
+        print(f"| {r['i']} | {r['inequalities']} | {r['givens']} | {plan} | {r['status']} | "
+              f"{count} | {r['cpu']:.2f} | {states} |")
     if args.json:
         args.json.write_text(json.dumps(records, indent=1))
     return 0
