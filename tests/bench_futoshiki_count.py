@@ -31,10 +31,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from search.core import CountResult, Deadline, Status  # noqa: E402
 from search.futoshiki import rowdp  # noqa: E402
-from search.futoshiki.countdp import CountDPBackend  # noqa: E402
+from search.futoshiki.countdp import CountDPBackend, count_dp  # noqa: E402
 from search.futoshiki.io import format_seed  # noqa: E402
 from search.futoshiki.model import Futoshiki  # noqa: E402
+from search.futoshiki.rowdp import StateSpaceTooLarge  # noqa: E402
 
 
 def latin_square(n: int, rng: random.Random) -> list[list[int]]:
@@ -61,6 +63,21 @@ def clue_set(n: int, inequalities: int, givens: int, rng: random.Random,
         r, c = divmod(i, n)
         grid[r][c] = square[r][c] if consistent else rng.randint(1, n)
     return Futoshiki(n, tuple(map(tuple, grid)), tuple(sorted(less)))
+
+
+def run_count(puzzle: Futoshiki, args: argparse.Namespace) -> CountResult:
+    """The backend's count (``--plan auto``), or one plan alone without the
+    backend's quick ``propagate`` count."""
+    if args.plan == "auto":
+        engine = CountDPBackend(progress=False, fallback=False, max_states=args.max_states)
+        return engine.count(puzzle, time_limit=args.time_limit)
+    stats: dict = {}
+    try:
+        total = count_dp(puzzle, max_states=args.max_states, stats=stats, plan=args.plan,
+                         deadline=Deadline(args.time_limit))
+    except StateSpaceTooLarge as error:
+        return CountResult(Status.LIMIT, 0, 0.0, stats, str(error))
+    return CountResult(Status.COUNTED, total, 0.0, stats)
 
 
 def span(text: str) -> tuple[int, int]:
@@ -90,10 +107,8 @@ def main(argv: list[str] | None = None) -> int:
         k, g = rng.randint(*args.inequalities), rng.randint(*args.givens)
         puzzle = clue_set(args.n, k, g, rng, consistent=i % 2 == 0)
         rowdp._TABLES.clear()
-        engine = CountDPBackend(progress=False, fallback=False, max_states=args.max_states,
-                                plan=args.plan)
         wall, cpu = time.perf_counter(), time.process_time()
-        result = engine.count(puzzle, time_limit=args.time_limit)
+        result = run_count(puzzle, args)
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
         record = {"i": i, "n": args.n, "inequalities": k, "givens": g,
                   "consistent": i % 2 == 0, "status": str(result.status),

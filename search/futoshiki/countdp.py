@@ -28,7 +28,6 @@ from typing import Any
 from search.core import (
     CountResult,
     Deadline,
-    GridcpError,
     LimitReached,
     SolveResult,
     Status,
@@ -110,6 +109,8 @@ def count_dp(puzzle: Futoshiki, *, max_states: int = DEFAULT_MAX_STATES,
     which one counted.  Raises ``StateSpaceTooLarge`` when every plan passes
     the budget."""
     stats = stats if stats is not None else {}
+    if plan not in ("auto", *PLANS):
+        raise ValueError(f"count-dp: plan {plan!r} is not auto, rows or layers")
     order = plans(puzzle) if plan == "auto" else (plan,)
     for i, name in enumerate(order):
         tried: dict[str, Any] = {}
@@ -140,8 +141,8 @@ class CountDPBackend(FutoshikiBackend):
     most ``quick_nodes`` search nodes (default 5,000): a puzzle with few
     solutions (a setter's 9x9) is counted there at once, while its DP states
     would be many.  ``fallback=False`` makes a count past ``max_states`` LIMIT.
-    ``plan`` forces one of the two exact plans (``rows``, ``layers``; default
-    ``auto``: ``plans`` chooses and tries the other past the budget).
+    ``plans`` chooses the exact plan to try first and the other past the
+    budget (``count_dp(plan=...)`` forces one).
     """
 
     @dataclass(frozen=True)
@@ -150,7 +151,6 @@ class CountDPBackend(FutoshikiBackend):
         quick_nodes: int = QUICK_NODES
         fallback: bool = True  # past max_states, count with propagate (else LIMIT)
         progress: bool = True  # propagate's progress lines (its fallback count)
-        plan: str = "auto"  # auto, rows or layers
 
     name = "count-dp"
     calls = frozenset({"count", "solve", "unique", "check"})
@@ -158,8 +158,6 @@ class CountDPBackend(FutoshikiBackend):
 
     def __init__(self, **options: Any):
         super().__init__(**options)
-        if self.opts.plan not in ("auto", *PLANS):
-            raise GridcpError(f"count-dp: plan {self.opts.plan!r} is not auto, rows or layers")
         self.helper = PropagateBackend(progress=self.opts.progress)
 
     def solve(self, puzzle: Futoshiki, *, time_limit: float | None = None) -> SolveResult:
@@ -192,7 +190,7 @@ class CountDPBackend(FutoshikiBackend):
                 stats = {"nodes": nodes, "propagate": 1}
             else:
                 total = count_dp(puzzle, max_states=self.opts.max_states, deadline=deadline,
-                                 stats=stats, plan=self.opts.plan)
+                                 stats=stats)
         except LimitReached:
             self.effort = stats
             return CountResult(Status.LIMIT, 0, since(start), stats, "time limit")
