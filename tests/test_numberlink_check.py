@@ -261,3 +261,16 @@ def test_bad_file_exits_2(tmp_path, capsys):
     path.write_text("| 1 || || 2 |\n| || 1 || |\n")
     assert main(["solve", str(path)]) == 2
     assert "label 2 occurs once" in capsys.readouterr().err
+
+
+def test_a_batch_of_boards_gives_progress_and_a_summary(tmp_path, capsys):
+    """What a designer checking a folder of boards reads: a line per board
+    as it goes (stderr), and one summary line with the verdicts."""
+    for i, (text, *_) in enumerate(CASES):
+        (tmp_path / f"board{i}.nl").write_text(text)
+    assert main(["check", "--brief", str(tmp_path)]) == 1  # some are not well-designed
+    captured = capsys.readouterr()
+    assert f"check {len(CASES)}/{len(CASES)}" in captured.err
+    summary = captured.out.strip().splitlines()[-1]
+    assert f": 1 well-designed, {len(CASES) - 1} not, 0 undecided;" in summary
+    assert "(slowest " in summary and str(tmp_path) in summary
