@@ -274,3 +274,32 @@ def test_a_batch_of_boards_gives_progress_and_a_summary(tmp_path, capsys):
     summary = captured.out.strip().splitlines()[-1]
     assert f": 1 well-designed, {len(CASES) - 1} not, 0 undecided;" in summary
     assert "(slowest " in summary and str(tmp_path) in summary
+
+
+def _exact(rules) -> int:
+    """The frontier's exact count, capped at 2."""
+    from search.numberlink.frontier import FrontierBackend
+
+    return min(FrontierBackend().count(rules).count, 2)
+
+
+MEDIUM = [seed_board(h, w, seed=s)[0] for s, (h, w) in enumerate(((5, 5), (6, 5), (6, 6)) * 5)]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("budget", [NO_BOUND, Budget(bound_states=1, cover_nodes=0)],
+                         ids=["links cover", "cpsat cover"])
+def test_the_large_board_steps_agree_with_the_exact_counts(budget):
+    """The steps a large board takes (no frontier bound; the self-avoiding
+    full cover by links, or by CP-SAT), on 5x5-6x6 boards of the article's
+    generator: verdict and counts against the frontier's exact counts."""
+    kinds = set()
+    for puzzle in MEDIUM:
+        lenient, full = _exact(puzzle.lenient()), _exact(puzzle.covering())
+        report = check(puzzle, budget=budget)
+        assert report.ok is (lenient == 1 and full == 1), _steps(report)
+        assert report.details["lenient_solutions"] in (None, lenient)
+        assert report.details["full_cover_solutions"] in (None, full)
+        certified(puzzle, report)
+        kinds.add(report.ok)
+    assert kinds == {True, False}
