@@ -385,9 +385,14 @@ class Tally:
     unlisted: int = 0
     bad: int = 0
     start: float = field(default_factory=time.perf_counter)
+    verdicts: Counter = field(default_factory=Counter)  # check: well-designed or not
+    slowest: tuple[float, str] = (0.0, "")
 
     def add(self, answer: Answer) -> None:
         self.statuses[str(answer.status)] += 1
+        if answer.task == "check":
+            self.verdicts[answer.fields.get("ok")] += 1
+        self.slowest = max(self.slowest, (answer.wall or 0.0, answer.file))
         if answer.matches is None:
             self.unlisted += 1
         elif answer.matches:
@@ -399,6 +404,9 @@ class Tally:
         answers = sum(self.statuses.values())
         words = ", ".join(f"{n} {status.lower()}" for status, n in self.statuses.most_common())
         line = f"gridcp: {_plural(answers, 'answer')} ({words or 'none'})"
+        if self.verdicts:  # what a designer checking a batch reads first
+            line += (f": {self.verdicts[True]} well-designed, {self.verdicts[False]} not,"
+                     f" {self.verdicts[None]} undecided")
         if self.bad:
             line += f", {_plural(self.bad, 'unreadable file')}"
         if self.matched or self.differ:
@@ -406,7 +414,10 @@ class Tally:
                      else f"; {self.differ} differ from the manifest")
             if self.unlisted:
                 line += f" ({self.unlisted} not listed)"
-        return line + f"; {time.perf_counter() - self.start:.1f} s"
+        line += f"; {time.perf_counter() - self.start:.1f} s"
+        if answers > 1 and self.slowest[1]:
+            line += f" (slowest {self.slowest[0]:.1f} s: {self.slowest[1]})"
+        return line
 
 
 def _invalid(kind_: PuzzleKind, puzzle: Any, file: str, reasons: list[str], args: Any) -> Answer:

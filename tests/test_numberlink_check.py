@@ -74,6 +74,9 @@ ONE_COVER_AND_A_DETOUR = "...1.\n.1.2.\n2....\n"  # one full cover (self-avoidin
 NO_BOUND = Budget(bound_states=1)  # step 1 gives up at once: the later steps decide
 
 
+CPSAT_PROOFS = ("proof (glance)", "second-cover", "proof (quick)", "proof")
+
+
 def _steps(report) -> list[str]:
     return [step["step"] for step in report.details["steps"]]
 
@@ -108,7 +111,7 @@ def test_the_later_steps_alone_match_the_oracle(puzzle):
 
 def test_detours_decide_when_cpsat_runs_out(monkeypatch):
     monkeypatch.setattr(check_module, "_cpsat_solve",
-                        _budget_out("second-cover", "proof (quick)", "proof"))
+                        _budget_out(*CPSAT_PROOFS))
     board = parse(ONE_COVER_AND_A_DETOUR)
     report = check(board, budget=NO_BOUND)
     assert report.verdict == "NOT WELL-DESIGNED: several lenient solutions"
@@ -117,13 +120,13 @@ def test_detours_decide_when_cpsat_runs_out(monkeypatch):
     two = two_covers_one_self_avoiding()
     report = check(two, budget=NO_BOUND)
     assert report.details["full_cover_solutions"] == 2
-    assert _steps(report)[-1] == "detour (full cover)"
+    assert _steps(report)[-1] == "detour (full cover, near)"
     certified(two, report)
 
 
 def test_the_large_frontier_pass_decides_last(monkeypatch):
     monkeypatch.setattr(check_module, "_cpsat_solve",
-                        _budget_out("second-cover", "proof (quick)", "proof"))
+                        _budget_out(*CPSAT_PROOFS))
     monkeypatch.setattr(check_module, "detour", lambda *args, **kwargs: None)
     seed = parse(SEED.read_text())
     report = check(seed, budget=NO_BOUND)
@@ -258,3 +261,45 @@ def test_bad_file_exits_2(tmp_path, capsys):
     path.write_text("| 1 || || 2 |\n| || 1 || |\n")
     assert main(["solve", str(path)]) == 2
     assert "label 2 occurs once" in capsys.readouterr().err
+
+
+def test_a_batch_of_boards_gives_progress_and_a_summary(tmp_path, capsys):
+    """What a designer checking a folder of boards reads: a line per board
+    as it goes (stderr), and one summary line with the verdicts."""
+    for i, (text, *_) in enumerate(CASES):
+        (tmp_path / f"board{i}.nl").write_text(text)
+    assert main(["check", "--brief", str(tmp_path)]) == 1  # some are not well-designed
+    captured = capsys.readouterr()
+    assert f"check {len(CASES)}/{len(CASES)}" in captured.err
+    summary = captured.out.strip().splitlines()[-1]
+    assert f": 1 well-designed, {len(CASES) - 1} not, 0 undecided;" in summary
+    assert "(slowest " in summary and str(tmp_path) in summary
+
+
+def _exact(rules) -> int:
+    """The frontier's exact count, capped at 2."""
+    from search.numberlink.frontier import FrontierBackend
+
+    return min(FrontierBackend().count(rules).count, 2)
+
+
+MEDIUM = [seed_board(h, w, seed=s)[0] for s, (h, w) in enumerate(((5, 5), (6, 5), (6, 6)) * 5)]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("budget", [NO_BOUND, Budget(bound_states=1, cover_nodes=0)],
+                         ids=["links cover", "cpsat cover"])
+def test_the_large_board_steps_agree_with_the_exact_counts(budget):
+    """The steps a large board takes (no frontier bound; the self-avoiding
+    full cover by links, or by CP-SAT), on 5x5-6x6 boards of the article's
+    generator: verdict and counts against the frontier's exact counts."""
+    kinds = set()
+    for puzzle in MEDIUM:
+        lenient, full = _exact(puzzle.lenient()), _exact(puzzle.covering())
+        report = check(puzzle, budget=budget)
+        assert report.ok is (lenient == 1 and full == 1), _steps(report)
+        assert report.details["lenient_solutions"] in (None, lenient)
+        assert report.details["full_cover_solutions"] in (None, full)
+        certified(puzzle, report)
+        kinds.add(report.ok)
+    assert kinds == {True, False}

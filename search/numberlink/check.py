@@ -38,6 +38,7 @@ spent the answer is UNDECIDED (the same on every machine).
 
 from __future__ import annotations
 
+import sys
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -50,7 +51,7 @@ from search.core import (
     Status,
     add_effort,
 )
-from search.numberlink.detour import detour
+from search.numberlink.detour import WINDOWS, Shape, detour
 from search.numberlink.frontier_board import TooWide
 from search.numberlink.model import Numberlink, Solution
 from search.numberlink.verify import covers, touches_itself, verify
@@ -59,15 +60,20 @@ CAP = 2  # counts are capped: 2 means "two or more"
 BOUND_STATES = 200_000  # step 1: states in a frontier level (most boards need far fewer)
 COUNT_STATES = 250_000  # the frontier's lenient count behind "leaves cells empty"
 DETAIL_STATES = 60_000  # the full-cover count once the verdict is settled (a detail)
+COVER_NODES = 20_000  # step 2 by links first (generated 30x30 boards: 11-700 nodes)
 QUICK_COVER_TIME = 0.5  # step 2, first without the LP relaxation (Janko #174: 0.03)...
 COVER_TIME = 10.0  # ... then with it: CP-SAT deterministic time for a self-avoiding full cover
 SECOND_COVER_TIME = 0.25  # step 3 (second full covers mostly take 0.01-0.04)
+GLANCE_PROOF_TIME = 0.1  # a first look at the proof (Flow Free jumbo 14x14 #02: 0.076)
 QUICK_PROOF_TIME = 1.0  # step 4, a first look; then the detours (cheap), then...
 PROOF_TIME = 4.0  # ... the whole proof (the Janko proofs and second solutions take up to 3.3)
 LARGE_STATES = 4_000_000  # step 7
 LARGE_CELLS = 196  # boards with this many open cells (14 x 14) skip step 1
 LINEARIZATION = 2  # CP-SAT's for a first solution (cpmodels.numberlink's)
 SEED = 0  # CP-SAT's random seed; one worker, so its search is a function of the model
+# the detour windows before CP-SAT's second cover and proof (cheap: a band of
+# k rows is a frontier of k cells), and the others after
+NEAR, FAR = WINDOWS[:9], WINDOWS[9:]
 
 REASONS = {
     "unsat": "no solution",
@@ -86,9 +92,11 @@ class Budget:
     bound_states: int = BOUND_STATES
     count_states: int = COUNT_STATES
     detail_states: int = DETAIL_STATES
+    cover_nodes: int = COVER_NODES
     quick_cover_time: float = QUICK_COVER_TIME
     cover_time: float = COVER_TIME
     second_cover_time: float = SECOND_COVER_TIME
+    glance_proof_time: float = GLANCE_PROOF_TIME
     quick_proof_time: float = QUICK_PROOF_TIME
     proof_time: float = PROOF_TIME
     large_states: int = LARGE_STATES
@@ -152,6 +160,25 @@ def _pipeline(puzzle: Numberlink, deadline: Deadline, budget: Budget,
         found = _bound(puzzle, budget.bound_states, "bound", budget, deadline, log)
         if found is not None:
             return found
+    cover = _cover(puzzle, budget, deadline, log)
+    if cover is False:  # no self-avoiding full cover
+        return _without_cover(puzzle, budget, deadline, log)
+    if cover is not None:
+        found = _another(puzzle, cover, budget, deadline, log)
+        if found is not None:
+            return found
+    return _bound(puzzle, budget.large_states, "bound-large", budget, deadline, log)
+
+
+def _cover(puzzle: Numberlink, budget: Budget, deadline: Deadline,
+           log: _Log) -> Solution | bool | None:
+    """Step 2: a self-avoiding full cover S, False when there is none, None
+    when every budget ran out.  ``links`` first (its no-self-touch pass finds
+    one on generated 20x20 and 30x30 boards in 11-700 nodes, where CP-SAT
+    took up to 3.2 deterministic s on a 30x30), then CP-SAT."""
+    cover = _links_cover(puzzle, budget.cover_nodes, deadline, log)
+    if cover is not None:
+        return cover
     # without the LP relaxation first: far faster on most boards (Janko #174:
     # 0.03 deterministic s against 0.55, and 0.4 s of wall time against 3.5)
     cover = _cpsat_solve(puzzle.covering(), "cover (quick)", budget.quick_cover_time,
@@ -159,24 +186,65 @@ def _pipeline(puzzle: Numberlink, deadline: Deadline, budget: Budget,
     if cover is None:
         cover = _cpsat_solve(puzzle.covering(), "cover", budget.cover_time, deadline, log,
                              no_self_touch=True)
-    if cover is False:  # no self-avoiding full cover
-        return _without_cover(puzzle, budget, deadline, log)
-    if cover is not None:
-        other = _cpsat_solve(puzzle.covering(), "second-cover", budget.second_cover_time,
-                             deadline, log, forbid=cover, linearization=0)
-        if other:  # two full covers are two lenient solutions
-            return Finding(CAP, CAP, (cover, other), "full cover", "second-cover", "cpsat")
-        full = 1 if other is False else None
-        # a short proof, the detours (a second solution near S: Janko #168's
-        # in 0.4 s where the proof spends 4 deterministic s), the whole proof
-        found = (_proof(puzzle, cover, full, budget.quick_proof_time, "proof (quick)",
-                        deadline, log)
-                 or _detour(puzzle.covering(), cover, deadline, log)
-                 or _detour(puzzle.lenient(), cover, deadline, log)
-                 or _proof(puzzle, cover, full, budget.proof_time, "proof", deadline, log))
-        if found is not None:
-            return found
-    return _bound(puzzle, budget.large_states, "bound-large", budget, deadline, log)
+    return cover
+
+
+def _links_cover(puzzle: Numberlink, nodes: int, deadline: Deadline,
+                 log: _Log) -> Solution | bool | None:
+    """``links``' no-self-touch pass within ``nodes`` nodes.  Its pruning
+    (a 2 x 2 square holds two links at most; a path never runs beside its
+    own cells) follows from self-avoidance, so running out of choices proves
+    there is no self-avoiding full cover."""
+    from search.numberlink.links import Exhausted, Links
+
+    if nodes <= 0:
+        return None
+    depth = 4 * len(puzzle.open_cells) + 1000  # one frame per decision, as LinksBackend
+    if sys.getrecursionlimit() < depth:
+        sys.setrecursionlimit(depth)
+    board = Links(puzzle.covering(), nst=True)
+    try:
+        found = board.start() and board.search(deadline, nodes)
+    except Exhausted:
+        log.add("cover (links)", "links", f"over {nodes} nodes", {"nodes": board.nodes})
+        return None
+    if not found:
+        log.add("cover (links)", "links", "none", {"nodes": board.nodes})
+        return False
+    cover = board.solution()
+    if touches_itself(puzzle, cover) or verify(puzzle.covering(), cover):
+        log.add("cover (links)", "links", "not self-avoiding (ignored)", {"nodes": board.nodes})
+        return None  # never expected; CP-SAT then finds S
+    log.add("cover (links)", "links", "found", {"nodes": board.nodes})
+    return cover
+
+
+def _another(puzzle: Numberlink, cover: Solution, budget: Budget, deadline: Deadline,
+             log: _Log) -> Finding | None:
+    """Steps 3-8: another lenient solution than the self-avoiding full cover
+    S, or a proof there is none.  Cheapest first: a glance of the proof
+    (generated boards that are well-designed mostly fall to CP-SAT's
+    presolve), the detours in small windows (where a second solution of a
+    generated board mostly lies: 28 of 30 20x20 and 30x30 boards within
+    bands of 8), a second full cover by CP-SAT, a short proof, the detours
+    in the large windows and under the lenient rule, the whole proof."""
+    found = (_proof(puzzle, cover, None, budget.glance_proof_time, "proof (glance)",
+                    deadline, log)
+             or _detour(puzzle.covering(), cover, NEAR, "near", deadline, log))
+    if found is not None:
+        return found
+    other = _cpsat_solve(puzzle.covering(), "second-cover", budget.second_cover_time,
+                         deadline, log, forbid=cover, linearization=0)
+    if other:  # two full covers are two lenient solutions
+        return Finding(CAP, CAP, (cover, other), "full cover", "second-cover", "cpsat")
+    full = 1 if other is False else None
+    # a short proof, the other detours (a second solution near S: Janko #168's
+    # in 0.4 s where the proof spends 4 deterministic s), the whole proof
+    return (_proof(puzzle, cover, full, budget.quick_proof_time, "proof (quick)",
+                   deadline, log)
+            or _detour(puzzle.covering(), cover, FAR, "far", deadline, log)
+            or _detour(puzzle.lenient(), cover, WINDOWS, "", deadline, log)
+            or _proof(puzzle, cover, full, budget.proof_time, "proof", deadline, log))
 
 
 def _bound(puzzle: Numberlink, states: int, step: str, budget: Budget, deadline: Deadline,
@@ -252,13 +320,14 @@ def _without_cover(puzzle: Numberlink, budget: Budget, deadline: Deadline,
                    "cpsat")
 
 
-def _detour(rules: Numberlink, cover: Solution, deadline: Deadline,
-            log: _Log) -> Finding | None:
-    """Steps 5 and 6: another solution under ``rules`` that re-routes S in a window."""
+def _detour(rules: Numberlink, cover: Solution, shapes: tuple[Shape, ...], which: str,
+            deadline: Deadline, log: _Log) -> Finding | None:
+    """Another solution under ``rules`` that re-routes S in a window of ``shapes``."""
     spent: dict[str, float] = {}
-    other = detour(rules, cover, deadline, effort=spent)
+    other = detour(rules, cover, deadline, shapes=shapes, effort=spent)
     rule = "full cover" if rules.full_cover else "lenient"
-    log.add(f"detour ({rule})", "frontier", "found" if other else "none", spent)
+    step = f"detour ({rule}, {which})" if which else f"detour ({rule})"
+    log.add(step, "frontier", "found" if other else "none", spent)
     if other is None:
         return None
     return Finding(CAP, CAP if rules.full_cover else None, (cover, other), rule, "detour")

@@ -43,10 +43,14 @@ Window = tuple[range, range]  # its rows and its columns
 Stretch = tuple[int, int, int]  # path, index of its first cell in the window, of its last
 
 
-def windows(height: int, width: int) -> Iterator[Window]:
-    """Every window of WINDOWS in turn, each placed at steps of half its size."""
+Shape = tuple[str, int]  # "square", "rows" or "columns", and its size
+
+
+def windows(height: int, width: int,
+            shapes: tuple[Shape, ...] = WINDOWS) -> Iterator[Window]:
+    """Every window of ``shapes`` in turn, each placed at steps of half its size."""
     seen: set[tuple[int, int, int, int]] = set()
-    for shape, size in WINDOWS:
+    for shape, size in shapes:
         tall = height if shape == "columns" else min(size, height)
         wide = width if shape == "rows" else min(size, width)
         for top in _starts(height, tall):
@@ -112,11 +116,11 @@ def put_back(solution: Solution, window: Window, kept: list[Stretch],
 
 
 def detour(puzzle: Numberlink, solution: Solution, deadline: Deadline, *,
-           window_states: int | None = None,
+           shapes: tuple[Shape, ...] = WINDOWS, window_states: int | None = None,
            effort: dict[str, float] | None = None) -> Solution | None:
     """Another solution under the puzzle's rule (which ``solution`` obeys)
     that differs from ``solution`` inside one window, or None when no window
-    of WINDOWS has one.  The frontier gives up a window past
+    of ``shapes`` has one.  The frontier gives up a window past
     ``window_states`` states in a level (default: WINDOW_STATES of the
     rule); ``effort`` sums the frontier's.  Raises ``LimitReached`` at the
     deadline, so that a time limit never turns into "none found"."""
@@ -124,7 +128,7 @@ def detour(puzzle: Numberlink, solution: Solution, deadline: Deadline, *,
 
     states = window_states or WINDOW_STATES[puzzle.full_cover]
     engine = FrontierBackend(max_states=states)
-    for window in windows(puzzle.height, puzzle.width):
+    for window in windows(puzzle.height, puzzle.width, shapes):
         small, kept = restrict(puzzle, solution, window)
         if not kept:
             continue

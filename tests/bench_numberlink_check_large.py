@@ -1,0 +1,213 @@
+"""Benchmark of the Numberlink well-designed check on fresh 20x20 and 30x30 boards.
+
+    python tests/bench_numberlink_check_large.py [--sizes 20 30] [--seeds 10 5]
+        [--unique 3 2] [--gen-py /work/peers/thomasahle-numberlink/gen/gen.py]
+        [--runs 1] [--out FILE.json]
+
+The boards, all fresh (seeds no engine was tuned on):
+
+- ``paths``: gridcp's own generator (``generate numberlink --method paths``),
+  seeds 9001.. at 20x20 and 9101.. at 30x30;
+- ``gen.py``: thomasahle's generator, run from its public sources outside the
+  checkout (``--gen-py``; skipped when absent) with ``random.seed`` fixed,
+  seeds 9201.. and 9301..;
+- ``unique``: what a designer makes of a ``paths`` board (seeds 9401..,
+  9501..): while the check finds a second solution, cut the board's own path
+  in two where it leaves the other solution's way (up to three paths at a
+  time), and check again, until the check says WELL-DESIGNED (the proofs
+  these need are the hard part).
+
+For each board: ``search.numberlink.check.check`` (the pipeline, as ``gridcp
+check``) in this process, its verdict, the step that proved it, its
+certificates checked by ``verify`` under the rule they obey (two distinct ones
+for a verdict by multiplicity), the CPU seconds of this process and the wall
+seconds (both depend on the machine and its load: printed with the load), and
+the work, which does not (CP-SAT deterministic seconds, frontier states,
+``links`` nodes).  With ``--runs 2`` or more it also says whether verdict,
+certificates and work were the same in every run.  Prints Markdown.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from search.numberlink.check import check  # noqa: E402
+from search.numberlink.generate import _cuttable, board_of_paths  # noqa: E402
+from search.numberlink.io import parse  # noqa: E402
+from search.numberlink.paths_gen import large_board  # noqa: E402
+from search.numberlink.verify import verify  # noqa: E402
+
+GEN_PY = Path("/work/peers/thomasahle-numberlink/gen/gen.py")
+FIRST_SEED = {("paths", 20): 9001, ("paths", 30): 9101, ("gen.py", 20): 9201,
+              ("gen.py", 30): 9301, ("unique", 20): 9401, ("unique", 30): 9501}
+MAX_CUTS = 30  # a designer's patience: rounds of cuts per board before giving up on it
+CUTS_PER_ROUND = 3  # paths cut after each check (one at a time takes 3x the checks)
+
+
+def gen_py_board(gen_py: Path, size: int, seed: int):
+    """thomasahle's generator with its random module seeded (it takes no seed)."""
+    code = ("import random, sys; random.seed(int(sys.argv[1])); "
+            f"sys.argv = ['gen.py', '{size}', '{size}', '1', '--no-colors', '--terminal-only']; "
+            f"sys.path.insert(0, {str(gen_py.parent)!r}); "
+            f"exec(compile(open({str(gen_py)!r}).read(), 'gen.py', 'exec'))")
+    text = subprocess.run([sys.executable, "-c", code, str(seed)], capture_output=True,
+                          text=True, check=True, timeout=600).stdout
+    return parse(text, f"gen.py {size}x{size} seed {seed}")
+
+
+def unique_board(size: int, seed: int):
+    """A ``paths`` board cut until the check calls it well-designed (or None
+    after MAX_CUTS rounds or an undecided check), and the rounds of cuts made."""
+    rng = random.Random(seed)
+    puzzle, solution = large_board(size, size, seed)
+    for cuts in range(MAX_CUTS):
+        report = check(puzzle)
+        if report.ok:
+            return puzzle, cuts
+        others = [s for s in report.solutions if s.edges != solution.edges]
+        if report.ok is None or not others:
+            return None, cuts
+        where = _cuttable(solution, others[0])
+        if not where:
+            return None, cuts
+        rng.shuffle(where)
+        chosen = {}
+        for p, i in where:  # up to CUTS_PER_ROUND paths, one cut each
+            if len(chosen) < CUTS_PER_ROUND:
+                chosen.setdefault(p, i)
+        paths = []
+        for p, path in enumerate(solution.paths):
+            i = chosen.get(p)
+            paths += [list(path)] if i is None else [list(path[: i + 1]), list(path[i + 1:])]
+        puzzle, solution = board_of_paths(size, size, paths, puzzle.blocked)
+    return None, MAX_CUTS
+
+
+def boards(args) -> list[tuple[str, int, int, object, str]]:
+    """(generator, size, seed, puzzle, note)."""
+    out = []
+    for size, count, unique in zip(args.sizes, args.seeds, args.unique):
+        for k in range(count):
+            seed = FIRST_SEED[("paths", size)] + k
+            out.append(("paths", size, seed, large_board(size, size, seed)[0], ""))
+        if args.gen_py.exists():
+            for k in range(count):
+                seed = FIRST_SEED[("gen.py", size)] + k
+                out.append(("gen.py", size, seed, gen_py_board(args.gen_py, size, seed), ""))
+        made, seed = 0, FIRST_SEED[("unique", size)]
+        while made < unique and seed < FIRST_SEED[("unique", size)] + 4 * unique:
+            puzzle, cuts = unique_board(size, seed)
+            if puzzle is not None:
+                out.append(("unique", size, seed, puzzle, f"{cuts} rounds of cuts"))
+                made += 1
+            seed += 1
+        print(f"boards {size}x{size}: {sum(b[1] == size for b in out)}", file=sys.stderr,
+              flush=True)
+    return out
+
+
+def work(effort: dict[str, float]) -> str:
+    """The machine-independent effort, short."""
+    parts = []
+    for key, label in (("cpsat.deterministic_time", "det s"), ("frontier.states", "states"),
+                       ("links.nodes", "nodes")):
+        if effort.get(key):
+            value = effort[key]
+            parts.append(f"{value:.2f} {label}" if key.startswith("cpsat")
+                         else f"{int(value)} {label}")
+    return ", ".join(parts)
+
+
+def one(puzzle) -> dict:
+    cpu, wall = time.process_time(), time.perf_counter()
+    report = check(puzzle)
+    cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+    rules = report.rules if report.rules is not None else puzzle
+    bad = [p for s in report.solutions for p in verify(rules, s)]
+    if report.details.get("lenient_solutions") == 2 and len(
+            {s.edges for s in report.solutions}) != 2:
+        bad.append("a verdict by multiplicity without two distinct certificates")
+    if report.ok and len(report.solutions) != 1:
+        bad.append("WELL-DESIGNED without its solution")
+    word = {True: "WELL-DESIGNED", False: "NOT", None: "UNDECIDED"}[report.ok]
+    return {"verdict": report.verdict, "word": word, "engine": report.engine,
+            "effort": dict(report.effort), "cpu": round(cpu, 3), "wall": round(wall, 3),
+            "steps": report.details.get("steps", []),
+            "certificates": [sorted(map(sorted, s.edges)) for s in report.solutions],
+            "verify_problems": bad}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[20, 30])
+    parser.add_argument("--seeds", type=int, nargs="+", default=[10, 5],
+                        help="boards per generator and size")
+    parser.add_argument("--unique", type=int, nargs="+", default=[3, 2],
+                        help="boards cut to well-designed, per size")
+    parser.add_argument("--gen-py", type=Path, default=GEN_PY)
+    parser.add_argument("--runs", type=int, default=1)
+    parser.add_argument("--out", type=Path)
+    args = parser.parse_args(argv)
+    print(f"load before: {os.getloadavg()}, {os.cpu_count()} CPUs\n", flush=True)
+    made = time.perf_counter()
+    todo = boards(args)
+    print(f"boards made in {time.perf_counter() - made:.0f} s\n", flush=True)
+    print("| run | generator | size | seed | pairs | verdict | proved by | work |"
+          " CPU s | wall s | certificates |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    runs = []
+    for run in range(args.runs):
+        records = []
+        for generator, size, seed, puzzle, note in todo:
+            r = one(puzzle)
+            r.update({"generator": generator, "size": size, "seed": seed, "note": note})
+            records.append(r)
+            certificates = ("verified" if not r["verify_problems"]
+                            else "FAIL: " + "; ".join(r["verify_problems"]))
+            print(f"| {run + 1} | {generator}{' (' + note + ')' if note else ''} |"
+                  f" {size}x{size} | {seed} | {len(puzzle.pairs)} | {r['verdict']} |"
+                  f" {r['engine']} | {work(r['effort'])} | {r['cpu']:.2f} | {r['wall']:.2f} |"
+                  f" {len(r['certificates'])} {certificates} |", flush=True)
+        runs.append(records)
+    print(f"\nload after: {os.getloadavg()}\n")
+    summary(runs)
+    if args.out:
+        args.out.write_text(json.dumps(runs, indent=1))
+    return 0
+
+
+def summary(runs: list[list[dict]]) -> None:
+    print("| size | boards | well-designed | not | undecided | certificates failing |"
+          " CPU s median / max | wall s median / max |")
+    print("|---|---|---|---|---|---|---|---|")
+    first = runs[0]
+    for size in sorted({r["size"] for r in first}):
+        mine = [r for run in runs for r in run if r["size"] == size]
+        words = [r["word"] for r in mine if r in first]
+        cpu, wall = [r["cpu"] for r in mine], [r["wall"] for r in mine]
+        print(f"| {size}x{size} | {len(words)} | {words.count('WELL-DESIGNED')} |"
+              f" {words.count('NOT')} | {words.count('UNDECIDED')} |"
+              f" {sum(bool(r['verify_problems']) for r in mine)} |"
+              f" {statistics.median(cpu):.2f} / {max(cpu):.2f} |"
+              f" {statistics.median(wall):.2f} / {max(wall):.2f} |")
+    if len(runs) > 1:
+        keys = ("verdict", "engine", "effort", "steps", "certificates")
+        same = sum(all(all(run[i][k] == r[k] for k in keys) for run in runs[1:])
+                   for i, r in enumerate(first))
+        print(f"\nidentical verdict, engine, certificates and work in all {len(runs)} runs:"
+              f" {same} of {len(first)}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
