@@ -290,7 +290,7 @@ def markdown(records: list[Record], source: str, plots: list[str],
     parts += ["", "## Harness overhead per run", "",
               "Process start, imports and parsing: the run's wall clock seen from outside "
               "minus the backend's time and the import of its module and of the verifier "
-              "(OR-Tools for cpsat, networkx for the Numberlink verifier).",
+              "(OR-Tools for cpsat, numpy for the counting engines).",
               "", overhead_table(records), ""]
     if plots:
         parts += ["## Plots", ""] + [f"![{p}]({p})" for p in plots] + [""]

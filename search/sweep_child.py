@@ -84,8 +84,7 @@ def run(spec: dict[str, Any]) -> dict[str, Any]:
 
         return {**run_peer(spec["peer"], kind_, puzzle, spec["task"], spec["time_limit"]),
                 **timing, "import_wall": 0.0}
-    # Timed apart from the harness: OR-Tools alone takes ~1.5 s, networkx (for the
-    # Numberlink verifier) ~0.4 s.
+    # Timed apart from the harness: OR-Tools alone takes ~1.5 s.
     backend = spec.get("engine", spec["backend"])  # a named variant runs its engine
     load(kind_.backends[backend])
     if spec["task"] != "count":
