@@ -210,7 +210,9 @@ class _Model:
     drawn; a line's step comes after the steps of the tiles in its way.
     """
 
-    def __init__(self, board: Board, deadline: Deadline | None = None):
+    def __init__(self, board: Board, deadline: Deadline | None = None,
+                 apart: set[tuple[Cell, Cell]] = frozenset()):
+        """``apart``: pairs of tiles known never to go together (no lines)."""
         deadline = deadline or Deadline(None)  # LimitReached when it passes mid-build
         self.board = board
         self.model = m = cp_model.CpModel()
@@ -219,6 +221,8 @@ class _Model:
         lines = []
         for a, b in _same_picture_pairs(board):  # quadratic in a picture's tiles
             deadline.check()
+            if (a, b) in apart or (b, a) in apart:
+                continue
             lines += [(a, b, line) for line in candidate_lines(board, a, b)]
         earliest = earliest_steps(lines)
         # Tiles that can never go, even if every other removal came first.
@@ -288,6 +292,7 @@ class _Model:
 
 
 from cpmodels.lianliankan_gravity import GravityModel  # noqa: E402  (it imports helpers above)
+from cpmodels.lianliankan_stacks import StackModel, packed  # noqa: E402
 
 
 class CpSatBackend(LianliankanBackend):
@@ -306,6 +311,9 @@ class CpSatBackend(LianliankanBackend):
         seed: int | None = None
         presolve: bool = True  # play the safe moves first, model only the rest
         hint: bool = True  # hint the search's clearing (found within HINT_NODES nodes)
+        stacks: bool = True  # gravity on packed boards: the order model of the stacks
+        apart: bool = False  # no gravity: leave out pairs the relaxation keeps apart
+        dtime: float | None = None  # CP-SAT's max_deterministic_time (work, not seconds)
 
     name = "cpsat"
     rules = frozenset({"border", "gravity", "turns"})
@@ -323,11 +331,14 @@ class CpSatBackend(LianliankanBackend):
         if self.opts.presolve:
             first, puzzle = (safe_removals(puzzle) if puzzle.gravity
                              else safe_moves(puzzle, deadline=deadline))
-        model = GravityModel if puzzle.gravity else _Model
         try:
-            built = None if deadline.expired() else model(puzzle, deadline)
+            built = None if deadline.expired() else self._build(puzzle, deadline)
         except LimitReached:
             built = None
+        if built is _REFUTED:
+            message = "the relaxation keeps every partner away from some tile"
+            return SolveResult(Status.UNSAT, None, time.perf_counter() - start,
+                               {"safe_moves": len(first)}, message)
         if built is None or deadline.expired():
             return SolveResult(Status.LIMIT, None, time.perf_counter() - start, {})
         if getattr(built, "stuck", None):
@@ -351,7 +362,9 @@ class CpSatBackend(LianliankanBackend):
         # argument already refutes most boards, and probing every draw literal
         # took most of the wall time on 84-tile boards.
         solver.parameters.cp_model_probing_level = 0
-        if puzzle.gravity:  # presolve took 18 of 19 s on a 6 x 4 board, finding nothing
+        if self.opts.dtime is not None:
+            solver.parameters.max_deterministic_time = self.opts.dtime
+        if isinstance(built, GravityModel):  # presolve took 18 of 19 s on a 6 x 4 board
             solver.parameters.cp_model_presolve = False
         status = solver.solve(built.model)
         self.effort = {**effort(solver), "safe_moves": len(first), "hinted": int(hinted)}
@@ -366,6 +379,19 @@ class CpSatBackend(LianliankanBackend):
         message = f"CP-SAT returned {solver.status_name(status)}"
         return SolveResult(Status.ERROR, None, wall, dict(self.effort), message)
 
+    def _build(self, board: Board, deadline: Deadline) -> Any:
+        """The model of ``board``, or ``_REFUTED`` when the pairs kept apart leave
+        some tile no partner."""
+        if board.gravity:  # columns as stacks when they are; else time-expanded
+            stacks = self.opts.stacks and packed(board)
+            return (StackModel if stacks else GravityModel)(board, deadline)
+        apart: set | None = set()
+        if self.opts.apart:
+            from search.lianliankan.solver import dead_pairs
+
+            apart = dead_pairs(board, deadline)
+        return _REFUTED if apart is None else _Model(board, deadline, apart)
+
     def solutions(self, puzzle: Board, *, time_limit: float | None = None):
         raise Unsupported(_NO_ENUMERATION)
 
@@ -376,6 +402,7 @@ class CpSatBackend(LianliankanBackend):
         raise Unsupported(_NO_ENUMERATION)
 
 
+_REFUTED = "refuted"  # what _build answers for a board the pairs kept apart refute
 HINT_NODES = 20_000  # the search's budget for a clearing to hint (nodes, not seconds)
 
 

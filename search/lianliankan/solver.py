@@ -35,6 +35,7 @@ search is ``gravity.GravitySearch``.
 
 from __future__ import annotations
 
+import itertools
 import random
 import time
 from collections import Counter, defaultdict
@@ -53,7 +54,7 @@ from search.core import (
 from search.lianliankan.backend import LianliankanBackend
 from search.lianliankan.gravity import GravitySearch
 from search.lianliankan.greedy import play, transcript
-from search.lianliankan.model import Board, Move, Solution
+from search.lianliankan.model import Board, Cell, Move, Solution
 from search.lianliankan.paths import Field, Occupancy
 from search.lianliankan.restarts import Dives, OverBudget, dive_budget
 
@@ -479,6 +480,59 @@ def clearing(board: Board, node_limit: int,
         return list(game.moves) if game.left == 0 else engine.run()
     except LimitReached:
         return None
+
+
+
+def dead_pairs(board: Board, deadline: Deadline | None = None) -> set[tuple[Cell, Cell]] | None:
+    """Two tiles of one picture that can never be removed together, by the
+    search's relaxation (no gravity): pairing them with each other (and the
+    rest of the picture among itself) leaves some tile that can never go.
+    A tile left with one partner is paired with it, and the test runs again
+    until nothing changes; tiles of one picture in different groups by then
+    are in the answer too.  None when the board cannot clear at all.
+    """
+    deadline = deadline or Deadline(None)
+    search = PairingSearch(board, deadline)
+    field = search.field
+    groups = list(search.start)
+    dead: set[tuple[int, int]] = set()
+    owner = search._owners(groups)
+    if search._reachable(owner, []) is None:
+        return None
+    changed = True
+    while changed:
+        changed = False
+        for group in [g for g in groups if len(g) >= 4]:
+            for i, a in enumerate(group):
+                for b in group[i + 1:]:
+                    if (a, b) in dead:
+                        continue
+                    deadline.check()
+                    pair, rest = (a, b), tuple(t for t in group if t not in (a, b))
+                    for t in pair:
+                        owner[t] = pair
+                    for t in rest:
+                        owner[t] = rest
+                    if search._reachable(owner, []) is None:
+                        dead.add(pair)
+                    for t in group:
+                        owner[t] = group
+            for a in group:
+                partners = [b for b in group if b != a and (min(a, b), max(a, b)) not in dead]
+                if not partners:
+                    return None
+                if len(partners) == 1:  # forced: a group of its own, and look again
+                    pair = (min(a, partners[0]), max(a, partners[0]))
+                    groups.remove(group)
+                    groups += [pair, tuple(t for t in group if t not in pair)]
+                    owner = search._owners(groups)
+                    changed = True
+                    break
+            if changed:
+                break
+    together = {frozenset(p) for g in groups for p in itertools.combinations(g, 2)}
+    return {(field.cell(a), field.cell(b)) for g in search.start
+            for a, b in itertools.combinations(g, 2) if frozenset((a, b)) not in together}
 
 
 
