@@ -48,15 +48,13 @@ from collections.abc import Iterator
 from search.core import Deadline
 from search.lianliankan.deadend import never_cleared
 from search.lianliankan.model import Board, Move
-from search.lianliankan.paths import Field, _between, mask_line
+from search.lianliankan.paths import Field
 from search.lianliankan.restarts import Dives, OverBudget, dive_budget
 
 FIRST_BUDGET = 200  # nodes of the first dive
 RESTART_UNIT = 400  # nodes of a later dive, times the term of Luby's sequence
 
 Pair = tuple[int, int, tuple[int, ...]]  # two tiles (flat indices) and the corners of a line
-Change = tuple[tuple[int, int, int], tuple[int, int, int]]  # (column, first row, last row) x 2
-_NO_LINE = (-1,)  # a pair absent from the earlier moves: no line joined it
 
 
 class GravitySearch(Dives):
@@ -82,16 +80,6 @@ class GravitySearch(Dives):
             r * s + c for r in range(2, self.field.height + 2)
             for c in range(2, self.field.width + 2)
         ]
-        # the frame's walls as row and column bitmasks (for ``_moves``)
-        cells = self.field.cells
-        self.row_of = [i // s for i in range(len(cells))]
-        self.col_of = [i % s for i in range(len(cells))]
-        self.frame_rows = [0] * (len(cells) // s)
-        self.frame_cols = [0] * s
-        for i, v in enumerate(cells):
-            if v < 0:
-                self.frame_rows[i // s] |= 1 << (i % s)
-                self.frame_cols[i % s] |= 1 << (i // s)
 
     def effort(self) -> dict[str, int]:
         """Nodes searched, and the boards proven not to clear."""
@@ -177,11 +165,10 @@ class GravitySearch(Dives):
         scored = []
         for a, b, corners in moves:
             before = cells[:]
-            change = self._change(a, b)
             field.remove(a, b)
             if tuple(cells) not in self.failed:
                 pictures = self._pictures()
-                after = self._moves(pictures, (moves, change))
+                after = self._moves(pictures)
                 if after or not pictures:
                     noise = 2 * self.rng.random() if self.shuffle else 0.0
                     score = len({t for m in after for t in m[:2]}) if self.by_tiles else len(after)
@@ -205,47 +192,14 @@ class GravitySearch(Dives):
                 by_picture.setdefault(v, []).append(i)
         return by_picture
 
-    def _moves(self, pictures: dict[int, list[int]],
-               since: tuple[list[Pair], Change] | None = None) -> list[Pair]:
-        """Every pair of one picture that a line joins now, in the order of
-        ``pictures`` (each picture's pairs in scan order), with the corners
-        ``Field.line`` finds.  For two turns the lines are read off row and
-        column bitmasks of the board (``paths.mask_line``), built here from
-        ``pictures`` and the frame: a few integer operations a segment
-        instead of a walk over the cells.
-
-        ``since``: the moves of the board one removal ago, and the cells that
-        removal changed (``_change``).  Whether a line of at most two turns
-        joins a and b, and the corners found, depend only on the cells in the
-        rows from a's to b's and in the columns from a's to b's (the runs from
-        both tiles, and the segments between them), so a pair with no changed
-        cell there keeps its answer, without a line search."""
+    def _moves(self, pictures: dict[int, list[int]]) -> list[Pair]:
+        """Every pair of one picture that a line joins now."""
         field = self.field
-        earlier: dict[tuple[int, int], tuple[int, ...]] = {}
-        change = None
-        if since is not None and field.turns == 2:
-            earlier = {(a, b): corners for a, b, corners in since[0]}
-            change = since[1]
         cells, s = field.cells, field.stride
-        if field.turns == 2:
-            rows, cols = self.frame_rows[:], self.frame_cols[:]
-            row_of, col_of = self.row_of, self.col_of
-            for tiles in pictures.values():
-                for t in tiles:
-                    r, c = row_of[t], col_of[t]
-                    rows[r] |= 1 << c
-                    cols[c] |= 1 << r
-
-            def line(a: int, b: int) -> tuple[int, ...] | None:
-                return mask_line(rows, cols, s, a, b)
-        else:
-            line = field.line
         out: list[Pair] = []
-        row_of, col_of = self.row_of, self.col_of
         for tiles in pictures.values():
             for k, a in enumerate(tiles):
                 open_a = not (cells[a - 1] and cells[a + 1] and cells[a - s] and cells[a + s])
-                ra, ca = row_of[a], col_of[a]
                 for b in tiles[k + 1:]:
                     if b - a == 1 or b - a == s:  # neighbours: a line of no cells
                         out.append((a, b, ()))
@@ -253,35 +207,10 @@ class GravitySearch(Dives):
                     if not open_a or (cells[b - 1] and cells[b + 1] and cells[b - s]
                                       and cells[b + s]):
                         continue  # walled in: no line leaves the tile
-                    if change is not None and _untouched(rows, cols, ra, ca, row_of[b],
-                                                         col_of[b], change):
-                        corners = earlier.get((a, b), _NO_LINE)
-                        if corners is not _NO_LINE:
-                            out.append((a, b, corners))
-                        continue
-                    corners = line(a, b)
+                    corners = field.line(a, b)
                     if corners is not None:
                         out.append((a, b, corners))
         return out
-
-    def _change(self, a: int, b: int) -> Change:
-        """The cells that removing a and b (not yet removed) changes, as
-        (column, first row, last row) for each of the two columns: under
-        gravity from the column's top tile down to its lower gap, else the
-        tile's cell alone."""
-        row_of, col_of = self.row_of, self.col_of
-        if not self.field.gravity:
-            return ((col_of[a], row_of[a], row_of[a]), (col_of[b], row_of[b], row_of[b]))
-        cells, s = self.field.cells, self.field.stride
-        out = []
-        for t in (a, b):
-            c = col_of[t]
-            low = max(row_of[g] for g in (a, b) if col_of[g] == c)
-            i = 2 * s + c  # the column's top cell
-            while not cells[i]:
-                i += s
-            out.append((c, row_of[i], low))
-        return out[0], out[1]
 
     # ------------------------------------------------------------ safe removals
 
@@ -348,42 +277,6 @@ class GravitySearch(Dives):
             return tiles
         s = self.field.stride
         return [t + s * sum(1 for g in gaps if g % s == t % s and g > t) for t in tiles]
-
-
-def _untouched(rows: list[int], cols: list[int], ra: int, ca: int, rb: int, cb: int,
-               change: Change) -> bool:
-    """Whether the line search between tiles (ra, ca) and (rb, cb), ra <= rb,
-    reads no changed cell (``change``: see ``GravitySearch._change``) on the
-    board of row and column bitmasks ``rows`` and ``cols``; then it runs as it
-    ran before the change, to the same answer.
-
-    What ``Field.line`` reads besides the tiles' own columns (never changed
-    here: a tile in a changed column is new there, and its pairs are searched
-    again): along rows, the run from each tile towards a column until the
-    first filled cell, and the cells between the two runs' rows in a column
-    both runs reach; along the columns strictly between ca and cb, the rows
-    both tiles' vertical runs reach."""
-    lo, hi = (ca, cb) if ca < cb else (cb, ca)
-    for c, top, low in change:
-        if c in (ca, cb):
-            return False
-        if lo < c < hi:
-            # segments along the rows both vertical runs reach
-            m, n = cols[ca], cols[cb]
-            up = max((m & ((1 << ra) - 1)).bit_length(), (n & ((1 << rb) - 1)).bit_length())
-            m >>= ra + 1
-            n >>= rb + 1
-            down = min(ra + (m & -m).bit_length(), rb + (n & -n).bit_length()) - 1
-            if up <= low and top <= down:
-                return False
-        elif low < ra or top > rb:
-            continue  # not in the rows of the tiles' runs
-        open_a = not rows[ra] & _between(ca, c)
-        open_b = not rows[rb] & _between(cb, c)
-        if (open_a and top <= ra <= low or open_b and top <= rb <= low
-                or open_a and open_b and max(top, ra + 1) <= min(low, rb - 1)):
-            return False
-    return True
 
 
 def safe_removals(board: Board) -> tuple[list[Move], Board]:

@@ -220,29 +220,22 @@ class Occupancy:
         self.cols[c] &= ~(1 << r)
 
     def line(self, a: int, b: int) -> tuple[int, ...] | None:
-        """What ``Field.line`` finds (for two turns), on the masks."""
-        return mask_line(self.rows, self.cols, self.stride, a, b)
-
-
-def mask_line(rows: list[int], cols: list[int], s: int, a: int, b: int
-              ) -> tuple[int, ...] | None:
-    """What ``Field.line`` finds (for two turns) on a field of stride ``s``
-    whose non-empty cells are the bits of ``rows`` (bit c of rows[r]) and
-    ``cols`` (bit r of cols[c]): rows both vertical runs reach, then columns
-    both horizontal runs reach."""
-    ra, ca = divmod(a, s)
-    rb, cb = divmod(b, s)
-    r = _crossing(cols, rows, ra, ca, rb, cb)  # C = (r, ca), D = (r, cb)
-    if r is None:
-        c = _crossing(rows, cols, ca, ra, cb, rb)  # C = (ra, c), D = (rb, c)
-        if c is None:
-            return None
-        if c == _STRAIGHT:
+        """What ``Field.line`` finds (for two turns), on the masks: rows both
+        vertical runs reach, then columns both horizontal runs reach."""
+        s = self.stride
+        ra, ca = divmod(a, s)
+        rb, cb = divmod(b, s)
+        r = _crossing(self.cols, self.rows, ra, ca, rb, cb)  # C = (r, ca), D = (r, cb)
+        if r is None:
+            c = _crossing(self.rows, self.cols, ca, ra, cb, rb)  # C = (ra, c), D = (rb, c)
+            if c is None:
+                return None
+            if c == _STRAIGHT:
+                return ()
+            return tuple(x for x in (ra * s + c, rb * s + c) if x != a and x != b)
+        if r == _STRAIGHT:
             return ()
-        return tuple(x for x in (ra * s + c, rb * s + c) if x != a and x != b)
-    if r == _STRAIGHT:
-        return ()
-    return tuple(x for x in (r * s + ca, r * s + cb) if x != a and x != b)
+        return tuple(x for x in (r * s + ca, r * s + cb) if x != a and x != b)
 
 
 _STRAIGHT = -1
