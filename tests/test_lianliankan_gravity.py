@@ -13,12 +13,13 @@ import pytest
 from conftest import backend_names
 from lianliankan_oracle import clearable, random_board
 
-from search.core import Status
-from search.lianliankan.generate import BlankGame, full_tiles, played_fill
-from search.lianliankan.gravity import safe_removals
+from search.core import Deadline, LimitReached, Status
+from search.lianliankan.generate import BlankGame, full_fill, full_tiles, played_fill
+from search.lianliankan.gravity import GravitySearch, safe_removals
 from search.lianliankan.io import parse
 from search.lianliankan.kshisen import kshisen_solvable
 from search.lianliankan.model import Board
+from search.lianliankan.paths import Field
 from search.lianliankan.verify import fewest_turns, verify
 from search.registry import kind
 
@@ -155,3 +156,91 @@ def test_generate_gravity_is_reproducible(capsys) -> None:
         row = json.loads(line)
         assert row["gravity"] is True
         assert clearable(Board(tuple(map(tuple, row["grid"])), border=True, gravity=True))
+
+
+class ReferenceField(Field):
+    """``Field.line`` as it was before its runs were walked inline: each run
+    from the tile by ``_reach``, the rows (then columns) both runs reach
+    scanned in order.  The reference the faster ``line`` must match, corners
+    and all (the search's moves, and so its node counts, depend on them)."""
+
+    def line(self, a: int, b: int) -> tuple[int, ...] | None:
+        if self.turns != 2:
+            return self.path(a, b)
+        cells, s = self.cells, self.stride
+        ra, ca = divmod(a, s)
+        rb, cb = divmod(b, s)
+        if ca != cb:
+            lo = max(self._reach(a, -s), self._reach(b, -s)) // s
+            hi = min(self._reach(a, s), self._reach(b, s)) // s
+            left, right = (ca, cb) if ca < cb else (cb, ca)
+            for r in range(lo, hi + 1):
+                base = r * s
+                if not any(cells[base + left + 1: base + right]):
+                    return tuple(x for x in (base + ca, base + cb) if x != a and x != b)
+        elif not any(cells[min(a, b) + s: max(a, b): s]):
+            return ()
+        if ra != rb:
+            lo = max(self._reach(a, -1) % s, self._reach(b, -1) % s)
+            hi = min(self._reach(a, 1) % s, self._reach(b, 1) % s)
+            top, bottom = (ra, rb) if ra < rb else (rb, ra)
+            for c in range(lo, hi + 1):
+                if not any(cells[(top + 1) * s + c: bottom * s + c: s]):
+                    return tuple(x for x in (ra * s + c, rb * s + c) if x != a and x != b)
+        elif not any(cells[min(a, b) + 1: max(a, b)]):
+            return ()
+        return None
+
+    def _reach(self, p: int, step: int) -> int:
+        q = p + step
+        while self.cells[q] == 0:
+            q += step
+        return q - step
+
+
+def test_line_matches_the_reference_during_play() -> None:
+    """Every pair of tiles, on boards played down by random removals under
+    gravity, both ring settings: the same line, corners and all."""
+    rng = random.Random(17)
+    pairs = 0
+    for k in range(40):
+        w, h = 2 * rng.randint(1, 5), rng.randint(2, 7)
+        b = Board(full_fill(w, h, max(1, w * h // 4), rng), border=k % 2 == 0, gravity=True)
+        field, reference = Field(b), ReferenceField(b)
+        while True:
+            tiles = field.tiles()
+            for i, a in enumerate(tiles):
+                for c in tiles[i + 1:]:
+                    assert field.line(a, c) == reference.line(a, c), (field.board(b), a, c)
+                    pairs += 1
+            if len(tiles) < 2:
+                break
+            a, c = rng.sample(tiles, 2)
+            field.remove(a, c)
+            reference.remove(a, c)
+    assert pairs > 10_000
+
+
+def _run(search: GravitySearch):
+    try:
+        found = search.run()
+    except LimitReached:
+        return "LIMIT", search.nodes, None
+    return ("SOLVED" if found is not None else "UNSAT"), search.nodes, found
+
+
+@pytest.mark.parametrize("width, height", [(6, 4), (8, 6), (10, 6)])
+def test_search_unchanged_against_the_reference_lines(width: int, height: int) -> None:
+    """The search with the reference's lines takes the same nodes to the same
+    verdict and clearing, under a node budget."""
+    seen = set()
+    for seed in range(12):
+        b = Board(full_fill(width, height, width * height // 4, random.Random(seed)),
+                  border=seed % 3 != 0, gravity=True)
+        fast = GravitySearch(b, Deadline(None), node_limit=600)
+        slow = GravitySearch(b, Deadline(None), node_limit=600)
+        slow.field = ReferenceField(b)
+        got = _run(fast)
+        assert got == _run(slow), (width, height, seed)
+        seen.add(got[0])
+    assert "SOLVED" in seen

@@ -116,12 +116,24 @@ class Field:
         cells, s = self.cells, self.stride
         ra, ca = divmod(a, s)
         rb, cb = divmod(b, s)
+        # the runs are walked inline, to the first filled cell (the frame stops
+        # them): this is the search's innermost loop
         # vertical runs: C = (r, ca), D = (r, cb), segment along row r
         if ca != cb:
-            lo = max(self._reach(a, -s), self._reach(b, -s)) // s
-            hi = min(self._reach(a, s), self._reach(b, s)) // s
+            p, q = a - s, b - s
+            while not cells[p]:
+                p -= s
+            while not cells[q]:
+                q -= s
+            lo = (p if p > q else q) // s + 1
+            p, q = a + s, b + s
+            while not cells[p]:
+                p += s
+            while not cells[q]:
+                q += s
+            hi = (p if p < q else q) // s
             left, right = (ca, cb) if ca < cb else (cb, ca)
-            for r in range(lo, hi + 1):
+            for r in range(lo, hi):
                 base = r * s
                 if not any(cells[base + left + 1: base + right]):
                     return tuple(x for x in (base + ca, base + cb) if x != a and x != b)
@@ -129,10 +141,20 @@ class Field:
             return ()
         # horizontal runs: C = (ra, c), D = (rb, c), segment along column c
         if ra != rb:
-            lo = max(self._reach(a, -1) % s, self._reach(b, -1) % s)
-            hi = min(self._reach(a, 1) % s, self._reach(b, 1) % s)
+            p, q = a - 1, b - 1
+            while not cells[p]:
+                p -= 1
+            while not cells[q]:
+                q -= 1
+            lo = (p - ra * s if p - ra * s > q - rb * s else q - rb * s) + 1
+            p, q = a + 1, b + 1
+            while not cells[p]:
+                p += 1
+            while not cells[q]:
+                q += 1
+            hi = p - ra * s if p - ra * s < q - rb * s else q - rb * s
             top, bottom = (ra, rb) if ra < rb else (rb, ra)
-            for c in range(lo, hi + 1):
+            for c in range(lo, hi):
                 if not any(cells[(top + 1) * s + c: bottom * s + c: s]):
                     return tuple(x for x in (ra * s + c, rb * s + c) if x != a and x != b)
         elif not any(cells[min(a, b) + 1: max(a, b)]):
@@ -149,14 +171,6 @@ class Field:
             step = 1 if lo // s == hi // s else s
             out.extend(range(lo + step, hi, step))
         return tuple(out)
-
-    def _reach(self, p: int, step: int) -> int:
-        """The last empty cell of the run from p in direction step (p if none)."""
-        cells = self.cells
-        q = p + step
-        while cells[q] == 0:
-            q += step
-        return q - step
 
     def straight(self, p: int, q: int) -> bool:
         """havePathCorner0: same row or column and every cell between empty."""
