@@ -193,23 +193,30 @@ class GravitySearch(Dives):
         return by_picture
 
     def _moves(self, pictures: dict[int, list[int]]) -> list[Pair]:
-        """Every pair of one picture that a line joins now."""
+        """Every pair of one picture that a line joins now, each picture's
+        pairs in scan order.  A tile walled in on all four sides joins only a
+        neighbour, the one to its right or below it among later tiles, so its
+        pairs need no loop (most tiles of a full board are walled in)."""
         field = self.field
-        cells, s = field.cells, field.stride
+        cells, s, line = field.cells, field.stride, field.line
         out: list[Pair] = []
-        for tiles in pictures.values():
+        for v, tiles in pictures.items():
             for k, a in enumerate(tiles):
-                open_a = not (cells[a - 1] and cells[a + 1] and cells[a - s] and cells[a + s])
+                if cells[a - 1] and cells[a + 1] and cells[a - s] and cells[a + s]:
+                    if cells[a + 1] == v:
+                        out.append((a, a + 1, ()))
+                    if cells[a + s] == v:
+                        out.append((a, a + s, ()))
+                    continue
                 for b in tiles[k + 1:]:
                     if b - a == 1 or b - a == s:  # neighbours: a line of no cells
                         out.append((a, b, ()))
-                        continue
-                    if not open_a or (cells[b - 1] and cells[b + 1] and cells[b - s]
-                                      and cells[b + s]):
+                    elif cells[b - 1] and cells[b + 1] and cells[b - s] and cells[b + s]:
                         continue  # walled in: no line leaves the tile
-                    corners = field.line(a, b)
-                    if corners is not None:
-                        out.append((a, b, corners))
+                    else:
+                        corners = line(a, b)
+                        if corners is not None:
+                            out.append((a, b, corners))
         return out
 
     # ------------------------------------------------------------ safe removals
