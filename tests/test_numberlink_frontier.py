@@ -220,6 +220,22 @@ def test_memory_bound_stops_with_limit_and_a_message():
     assert FrontierBackend(max_states=5).solve(puzzle).status is Status.LIMIT
 
 
+def test_a_turn_past_the_state_bound_hands_the_count_to_the_next_turn():
+    """Under a tight bound the first-ranked turn may fail where another counts:
+    every count that comes back is the exact one, and some come from a later turn."""
+    later = 0
+    for puzzle in BOARDS[:60]:
+        exact = sum(1 for _ in numberlink_solutions(puzzle))
+        for bound in (1, 2, 3, 4, 6, 8, 12):
+            result = FrontierBackend(max_states=bound).count(puzzle)
+            if result.status is Status.COUNTED:
+                assert result.count == exact, (puzzle, bound)
+                later += result.effort["turns"] > 1
+            else:
+                assert result.effort["turns"] == len(Board.turns(puzzle))  # all were tried
+    assert later > 0
+
+
 def test_time_limit_stops_with_limit():
     puzzle = Numberlink(8, 8, (Pair("1", (0, 0), (7, 7)),), full_cover=False)
     assert FrontierBackend().count(puzzle, time_limit=0).status is Status.LIMIT

@@ -93,7 +93,8 @@ class FrontierBackend(NumberlinkBackend):
     # ------------------------------------------------------------ the programme
 
     def _run(self, puzzle: Numberlink, *, cap: int | None, record: bool,
-             deadline: Deadline, no_touch: bool = False) -> tuple[Board, frontier_np.Result]:
+             deadline: Deadline, no_touch: bool = False, board: Board | None = None,
+             max_states: int | None = None) -> tuple[Board, frontier_np.Result]:
         """The exact pass; with a cap on a large board, beam passes may cut it short.
 
         A call with a cap runs the exact pass until a level outgrows ``probe``
@@ -105,13 +106,13 @@ class FrontierBackend(NumberlinkBackend):
         runs to the end.  Boards whose exact pass stays small never pay for
         the larger beam; one that stops at a memory bound still gets its beams.
         """
-        board = Board.of(puzzle)
+        board = board or Board.of(puzzle)
         self.effort = {"states": 0, "cells": 0, "transitions": 0}
 
         def run(**options: Any) -> frontier_np.Result:
             return frontier_np.run(
                 board, cap=cap, record=record, no_touch=no_touch,
-                max_states=self.max_states, max_stored=self.max_stored,
+                max_states=max_states or self.max_states, max_stored=self.max_stored,
                 deadline=deadline, effort=self.effort, **options)
 
         schedule: list[tuple[int, int]] = []  # (pause the exact pass above, then this beam)
@@ -180,8 +181,7 @@ class FrontierBackend(NumberlinkBackend):
         if limit is not None and limit <= 0:
             return CountResult(Status.LIMIT, 0, 0.0)
         try:
-            _, result = self._run(puzzle, cap=limit, record=False,
-                                  deadline=Deadline(time_limit))
+            result = self._count_turns(puzzle, limit, Deadline(time_limit))
         except LimitReached:
             return CountResult(Status.LIMIT, 0, since(start), dict(self.effort), "time limit")
         except TooWide as error:
@@ -202,6 +202,35 @@ class FrontierBackend(NumberlinkBackend):
             return UniqueResult(Status.LIMIT, (), since(start), dict(self.effort), str(error))
         status = (Status.UNSAT, Status.UNIQUE, Status.MULTIPLE)[count]
         return UniqueResult(status, tuple(found), since(start), dict(self.effort))
+
+    def _count_turns(self, puzzle: Numberlink, limit: int | None,
+                     deadline: Deadline) -> frontier_np.Result:
+        """Count under the best-ranked turn; past ``max_states``, under the next.
+
+        How wide the frontier grows depends on the turn a hundredfold, and no
+        cheap measure ranks the turns well (docs/numberlink-frontier.md).  A
+        board the first turn counts costs what it did; one whose first turn
+        passes the bound is tried by the others in rank order before the call
+        gives up (Flow Free ``jumbo_14x14_19`` lenient: the first turn passes
+        4 M states, the second counts it).  The bound is in states, so a board
+        takes the same turn on any machine.
+        """
+        spent: dict[str, int] = {}  # the effort of the turns that passed the bound
+        error: TooWide | None = None
+        for tried, board in enumerate(Board.ranked(puzzle), 1):
+            try:
+                _, result = self._run(puzzle, cap=limit, record=False, deadline=deadline,
+                                      board=board)
+            except TooWide as stopped:
+                error = stopped
+                spent = {k: spent.get(k, 0) + v for k, v in self.effort.items()}
+                continue
+            self.effort = {k: spent.get(k, 0) + v for k, v in self.effort.items()}
+            self.effort["turns"] = tried
+            return result
+        self.effort = {**spent, "turns": tried}
+        assert error is not None
+        raise error
 
     def solutions(self, puzzle: Numberlink, *,
                   time_limit: float | None = None) -> Iterator[Solution]:

@@ -53,14 +53,21 @@ class Board:
 
     @classmethod
     def of(cls, puzzle: Numberlink, *, turn: bool = True) -> Board:
-        turns = [(t, fr, fc) for t in (False, True) for fr in (False, True)
-                 for fc in (False, True)]
+        return cls.ranked(puzzle)[0] if turn else cls.turns(puzzle)[0]
+
+    @classmethod
+    def turns(cls, puzzle: Numberlink) -> list[Board]:
+        """The turns that keep the frontier narrowest, the untouched board first."""
+        ways = [(t, fr, fc) for t in (False, True) for fr in (False, True)
+                for fc in (False, True)]
         narrow = min(puzzle.width, puzzle.height)
-        boards = [cls._turned(puzzle, *way) for way in turns]
-        boards = [b for b in boards if b.width == narrow]
-        if not turn:
-            return boards[0]
-        return min(boards, key=cls._lateness)
+        boards = [cls._turned(puzzle, *way) for way in ways]
+        return [b for b in boards if b.width == narrow]  # eight on a square, four oblong
+
+    @classmethod
+    def ranked(cls, puzzle: Numberlink) -> list[Board]:
+        """The narrow turns, the likeliest cheap one (earliest ends) first."""
+        return sorted(cls.turns(puzzle), key=cls._lateness)
 
     @staticmethod
     def _lateness(board: Board) -> int:
