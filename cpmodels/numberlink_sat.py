@@ -46,7 +46,7 @@ from ortools.sat.python import cp_model
 from cpmodels.common import effort, make_solver
 from cpmodels.numberlink import _late_corners
 from search.core import Deadline, LimitReached, SolveResult, Status, add_effort
-from search.lianliankan.restarts import luby
+from search.luby import luby
 from search.numberlink.backend import NumberlinkBackend
 from search.numberlink.model import Cell, Numberlink, Solution
 

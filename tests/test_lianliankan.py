@@ -25,10 +25,10 @@ from search.lianliankan.io import (
 )
 from search.lianliankan.model import Board, Move, Solution
 from search.lianliankan.paths import Field, Occupancy
-from search.lianliankan.restarts import luby
 from search.lianliankan.rules import apply_options
 from search.lianliankan.solver import PairingSearch, SearchBackend
 from search.lianliankan.verify import fewest_turns, move_problems, verify
+from search.luby import luby
 from search.registry import kind
 
 KIND = kind("lianliankan")

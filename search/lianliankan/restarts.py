@@ -5,19 +5,11 @@ long a dive takes varies wildly with its early choices)."""
 from __future__ import annotations
 
 from search.core import Deadline, LimitReached
+from search.luby import luby
 
 
 class OverBudget(Exception):
     """A dive used up its node budget: restart."""
-
-
-def luby(i: int) -> int:
-    """The i-th term (from 1) of Luby's sequence 1 1 2 1 1 2 4 1 1 2 ..."""
-    while True:
-        k = i.bit_length()
-        if i == (1 << k) - 1:
-            return 1 << (k - 1)
-        i -= (1 << (k - 1)) - 1
 
 
 def dive_budget(dive: int, first: int, unit: int) -> int:
