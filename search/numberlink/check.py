@@ -17,8 +17,8 @@ The steps (``docs/numberlink.md``, "The well-designed check", gives the lemma
 behind each):
 
 1. ``bound``: the frontier's self-avoiding bound (``FrontierBackend.
-   self_avoiding_bound``), within BOUND_STATES states.  Decides most boards
-   outright, with its certificates.  Boards of LARGE_CELLS open cells and
+   self_avoiding_bound``), within ``Budget.bound_states`` states.  Decides most boards
+   outright, with its certificates.  Boards of ``Budget.large_cells`` open cells and
    more skip it: there it mostly runs out of states, and the next steps
    decide sooner.
 2. ``cover``: a self-avoiding full cover S by CP-SAT.  None: not
@@ -30,7 +30,7 @@ behind each):
 5. ``detour (full cover)``: a second full cover that re-routes S inside a
    small window (``detour``).
 6. ``detour (lenient)``: a second lenient solution near S, likewise.
-7. ``bound-large``: step 1 again within LARGE_STATES states.
+7. ``bound-large``: step 1 again within ``Budget.large_states`` states.
 
 A step whose budget runs out hands over to the next; when every budget is
 spent the answer is UNDECIDED (the same on every machine).
@@ -57,18 +57,6 @@ from search.numberlink.model import Numberlink, Solution
 from search.numberlink.verify import covers, touches_itself, verify
 
 CAP = 2  # counts are capped: 2 means "two or more"
-BOUND_STATES = 200_000  # step 1: states in a frontier level (most boards need far fewer)
-COUNT_STATES = 250_000  # the frontier's lenient count behind "leaves cells empty"
-DETAIL_STATES = 60_000  # the full-cover count once the verdict is settled (a detail)
-COVER_NODES = 20_000  # step 2 by links first (generated 30x30 boards: 11-700 nodes)
-QUICK_COVER_TIME = 0.5  # step 2, first without the LP relaxation (Janko #174: 0.03)...
-COVER_TIME = 10.0  # ... then with it: CP-SAT deterministic time for a self-avoiding full cover
-SECOND_COVER_TIME = 0.25  # step 3 (second full covers mostly take 0.01-0.04)
-GLANCE_PROOF_TIME = 0.1  # a first look at the proof (Flow Free jumbo 14x14 #02: 0.076)
-QUICK_PROOF_TIME = 1.0  # step 4, a first look; then the detours (cheap), then...
-PROOF_TIME = 4.0  # ... the whole proof (the Janko proofs and second solutions take up to 3.3)
-LARGE_STATES = 4_000_000  # step 7
-LARGE_CELLS = 196  # boards with this many open cells (14 x 14) skip step 1
 LINEARIZATION = 2  # CP-SAT's for a first solution (cpmodels.numberlink's)
 SEED = 0  # CP-SAT's random seed; one worker, so its search is a function of the model
 # the detour windows before CP-SAT's second cover and proof (cheap: a band of
@@ -86,21 +74,24 @@ REASONS = {
 
 @dataclass(frozen=True)
 class Budget:
-    """The work each step may spend (the check's only tuning; the defaults
-    above).  The same budget gives the same answer on every machine."""
+    """The work each step may spend (the check's only tuning): states, nodes
+    and CP-SAT deterministic seconds.  The same budget gives the same answer
+    on every machine."""
 
-    bound_states: int = BOUND_STATES
-    count_states: int = COUNT_STATES
-    detail_states: int = DETAIL_STATES
-    cover_nodes: int = COVER_NODES
-    quick_cover_time: float = QUICK_COVER_TIME
-    cover_time: float = COVER_TIME
-    second_cover_time: float = SECOND_COVER_TIME
-    glance_proof_time: float = GLANCE_PROOF_TIME
-    quick_proof_time: float = QUICK_PROOF_TIME
-    proof_time: float = PROOF_TIME
-    large_states: int = LARGE_STATES
-    large_cells: int = LARGE_CELLS
+    bound_states: int = 200_000  # step 1: states in a frontier level (most boards need far fewer)
+    count_states: int = 250_000  # the frontier's lenient count behind "leaves cells empty"
+    detail_states: int = 60_000  # the full-cover count once the verdict is settled (a detail)
+    cover_nodes: int = 20_000  # step 2 by links first (generated 30x30 boards: 11-700 nodes)
+    quick_cover_time: float = 0.5  # step 2, first without the LP relaxation (Janko #174: 0.03)...
+    # ... then with it: CP-SAT deterministic time for a self-avoiding full cover
+    cover_time: float = 10.0
+    second_cover_time: float = 0.25  # step 3 (second full covers mostly take 0.01-0.04)
+    glance_proof_time: float = 0.1  # a first look at the proof (Flow Free jumbo 14x14 #02: 0.076)
+    quick_proof_time: float = 1.0  # step 4, a first look; then the detours (cheap), then...
+    # ... the whole proof (the Janko proofs and second solutions take up to 3.3)
+    proof_time: float = 4.0
+    large_states: int = 4_000_000  # step 7
+    large_cells: int = 196  # boards with this many open cells (14 x 14) skip step 1
 
 
 @dataclass(frozen=True)
