@@ -36,10 +36,7 @@ from search.numberlink.check import check  # noqa: E402
 from search.numberlink.io import parse, parse_many  # noqa: E402
 from search.numberlink.verify import verify  # noqa: E402
 
-# beside the checkout (../shared), or beside the worktrees' folder (../../shared)
-PUBLIC = next((base / "shared" / "instances-public" / "numberlink"
-               for base in (ROOT.parent, ROOT.parent.parent)
-               if (base / "shared").exists()), ROOT.parent / "shared")
+PUBLIC = ROOT.parent / "shared" / "instances-public" / "numberlink"  # beside the checkout
 JANKO = "thomasahle-numberlink/puzzles/janko"
 
 

@@ -54,13 +54,9 @@ from search.numberlink.frontier import FrontierBackend  # noqa: E402
 from search.numberlink.io import parse  # noqa: E402
 from search.peers import DdNumlin  # noqa: E402
 
-PUBLIC = next((base / "shared" / "instances-public" / "numberlink"
-               for base in (ROOT.parent, ROOT.parent.parent)
-               if (base / "shared").exists()), ROOT.parent / "shared")
+PUBLIC = ROOT.parent / "shared" / "instances-public" / "numberlink"  # beside the checkout
 FLOW = "mzucker-flow_solver/puzzles"
-PEER = next((base / "peers" / "tdzdd" / "apps" / "numberlink" / "ddnumlin"
-             for base in (ROOT.parent, ROOT.parent.parent)
-             if (base / "peers").exists()), ROOT.parent / "peers")
+PEER = ROOT.parent / "peers" / "tdzdd" / "apps" / "numberlink" / "ddnumlin"  # built by hand
 RULES = ("full", "lenient")
 COLUMN = {"full": "n_R2_fullcover", "lenient": "n_R1_lenient"}
 COUNTED = re.compile(r"COUNTED (\d+)")
