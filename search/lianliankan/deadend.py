@@ -78,10 +78,7 @@ def removable(field: Field, seed: set[int] | None = None) -> set[int] | None:
     for column in stacks.columns:
         for t in column:
             by_picture.setdefault(cells[t], []).append(t)
-    scratch = Field.__new__(Field)
-    for name in Field.__slots__:
-        setattr(scratch, name, getattr(field, name))
-    scratch.cells = [WALL if v == WALL else 0 for v in cells]
+    scratch = field.with_cells([WALL if v == WALL else 0 for v in cells])
     kept = [len(column) for column in stacks.columns]  # tiles outside R, per column
     for c, n in enumerate(kept):
         _fill_column(stacks, scratch.cells, c, n)

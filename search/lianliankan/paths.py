@@ -42,6 +42,14 @@ class Field:
         self.gravity = board.gravity
         self.walks = (s, -s, 1, -1)  # the seed's order: down, up, right, left
 
+    def with_cells(self, cells: list[int]) -> Field:
+        """The same frame and rules over other cells (a scratch board)."""
+        copy = Field.__new__(Field)
+        for name in Field.__slots__:
+            setattr(copy, name, getattr(self, name))
+        copy.cells = cells
+        return copy
+
     # ------------------------------------------------------------ cells
 
     def index(self, cell: Cell) -> int:
