@@ -14,8 +14,9 @@ to CP-SAT; larger lenient ones to the lean SAT model (``sat``, within a
 budget of deterministic time: it decides the nested spirals ADC 2015 Q15 and
 Q17 that the circuit model does not), then to the circuit model (``links``
 barely prunes when cells may stay empty: ADC 2015, 2 of 17 in 100 k nodes).
-Every budget is in work (cells, nodes, rounds), so the engine that answers does not depend
-on the load; the answer names it (``message``, ``effort``).
+Every budget is in work (cells, nodes, rounds, CP-SAT's deterministic
+seconds), so the engine that answers does not depend on the load; the answer
+names it (``message``, ``effort``).
 """
 
 from __future__ import annotations
