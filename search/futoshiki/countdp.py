@@ -79,7 +79,7 @@ def quick_count(puzzle: Futoshiki, nodes: int, deadline: Deadline) -> tuple[int,
         return None
 
 
-PLANS = ("rows", "layers")
+COUNTERS = {"rows": rowdp.count, "layers": layerdp.count}  # the exact plans by name
 
 
 def plans(puzzle: Futoshiki) -> tuple[str, ...]:
@@ -109,18 +109,14 @@ def count_dp(puzzle: Futoshiki, *, max_states: int = DEFAULT_MAX_STATES,
     which one counted.  Raises ``StateSpaceTooLarge`` when every plan passes
     the budget."""
     stats = stats if stats is not None else {}
-    if plan not in ("auto", *PLANS):
+    if plan != "auto" and plan not in COUNTERS:
         raise ValueError(f"count-dp: plan {plan!r} is not auto, rows or layers")
     order = plans(puzzle) if plan == "auto" else (plan,)
     for i, name in enumerate(order):
         tried: dict[str, Any] = {}
         try:
-            if name == "rows":
-                total = rowdp.count(puzzle, max_states=max_states, deadline=deadline,
-                                    stats=tried)
-            else:
-                total = layerdp.count(puzzle, max_states=max_states, deadline=deadline,
-                                      stats=tried)
+            total = COUNTERS[name](puzzle, max_states=max_states, deadline=deadline,
+                                   stats=tried)
         except StateSpaceTooLarge:
             stats[f"{name}_over_budget"] = 1
             if i == len(order) - 1:
