@@ -20,6 +20,7 @@ import contextlib
 import os
 import resource
 import signal
+import sys
 import threading
 from collections.abc import Iterator
 from contextvars import ContextVar
@@ -146,3 +147,11 @@ def limit_memory(megabytes: float | None) -> None:
     if hard != resource.RLIM_INFINITY:
         cap = min(cap, hard)
     resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
+
+
+def allow_recursion(frames: int) -> None:
+    """Let a search recurse ``frames`` deep (one frame per decision, four per
+    open cell at most) above what the interpreter already uses."""
+    depth = frames + 1000
+    if sys.getrecursionlimit() < depth:
+        sys.setrecursionlimit(depth)

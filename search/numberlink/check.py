@@ -38,7 +38,6 @@ spent the answer is UNDECIDED (the same on every machine).
 
 from __future__ import annotations
 
-import sys
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -51,6 +50,7 @@ from search.core import (
     Status,
     add_effort,
 )
+from search.limits import allow_recursion
 from search.numberlink.detour import WINDOWS, Shape, detour
 from search.numberlink.frontier_board import TooWide
 from search.numberlink.model import Numberlink, Solution
@@ -190,9 +190,7 @@ def _links_cover(puzzle: Numberlink, nodes: int, deadline: Deadline,
 
     if nodes <= 0:
         return None
-    depth = 4 * len(puzzle.open_cells) + 1000  # one frame per decision, as LinksBackend
-    if sys.getrecursionlimit() < depth:
-        sys.setrecursionlimit(depth)
+    allow_recursion(4 * len(puzzle.open_cells))
     board = Links(puzzle.covering(), nst=True)
     try:
         found = board.start() and board.search(deadline, nodes)

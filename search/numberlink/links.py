@@ -38,11 +38,11 @@ Effort is counted in nodes (decisions); ``max_nodes`` bounds it.
 
 from __future__ import annotations
 
-import sys
 import time
 from dataclasses import dataclass
 
 from search.core import Deadline, LimitReached, SolveResult, Status
+from search.limits import allow_recursion
 from search.numberlink.backend import NumberlinkBackend
 from search.numberlink.model import Numberlink, Solution
 
@@ -499,9 +499,7 @@ class LinksBackend(NumberlinkBackend):
         under full cover, a second pass allows every path."""
         started = time.perf_counter()
         deadline = Deadline(time_limit)
-        depth = 4 * len(puzzle.open_cells) + 1000
-        if sys.getrecursionlimit() < depth:
-            sys.setrecursionlimit(depth)
+        allow_recursion(4 * len(puzzle.open_cells))
         passes = (True, False) if puzzle.full_cover else (True,)
         nodes, status, found = 0, Status.UNSAT, None
         budget = self.opts.max_nodes

@@ -28,12 +28,12 @@ the plain search when it finds nothing).
 
 from __future__ import annotations
 
-import sys
 import time
 from collections.abc import Generator, Iterator
 from dataclasses import dataclass
 
 from search.core import Deadline, LimitReached, SolveResult, Status
+from search.limits import allow_recursion
 from search.numberlink.backend import NumberlinkBackend
 from search.numberlink.model import Numberlink, Solution
 
@@ -577,9 +577,7 @@ class Board:
 
     def run(self, deadline: Deadline) -> Iterator[Solution]:
         """All solutions, after checking the start position itself."""
-        depth = 4 * len(self.cell) + 1000
-        if sys.getrecursionlimit() < depth:
-            sys.setrecursionlimit(depth)
+        allow_recursion(4 * len(self.cell))
         cell, free = self.cell, self.free
         if self.full_cover and any(cell[i] == EMPTY and free[i] < 2 for i in self.inside):
             return
