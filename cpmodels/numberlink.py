@@ -32,6 +32,7 @@ decided in 6 s instead of none in 60 s.
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -141,7 +142,7 @@ class CircuitModel:
         """The ``canonical`` rules: each pattern is a set of arcs that may not
         all be taken while one cell is empty."""
         height, width = self.puzzle.height, self.puzzle.width
-        for pattern, empty in _bumps(height, width) + _late_corners(height, width):
+        for pattern, empty in _bumps(height, width) + late_corners(height, width):
             steps = list(zip(pattern, pattern[1:]))
             if empty in self.empty and all(step in self.arc for step in steps):
                 self.model.add_bool_or([~self.arc[step] for step in steps]
@@ -184,19 +185,30 @@ class CircuitModel:
 
 def _bumps(height: int, width: int) -> list[tuple[tuple[Cell, ...], Cell]]:
     """(a b m g d, e): a path around e, which is beside both a and d, both ways."""
+    return [(way, e) for path, (e,) in detours(height, width, 1) for way in (path, path[::-1])]
+
+
+Detour = tuple[tuple[Cell, ...], tuple[Cell, ...]]  # (the path's cells, the empty row)
+
+
+def detours(height: int, width: int, longest: int) -> list[Detour]:
+    """(a b1 .. bn+2 d, e1 .. en): a path around a row of n <= ``longest``
+    cells, where ``a e1 .. en d`` is n + 1 steps and the detour n + 3."""
     out = []
-    for r in range(height):
-        for c in range(width):
+    for n in range(1, longest + 1):
+        for r, c in itertools.product(range(height), range(width)):
             for dr, dc in ((0, 1), (1, 0)):
-                line = [(r + k * dr, c + k * dc) for k in range(3)]
+                line = [(r + i * dr, c + i * dc) for i in range(n + 2)]
+                if line[-1][0] >= height or line[-1][1] >= width:
+                    continue
                 for side in (1, -1):
-                    a, m, d = [(x + side * dc, y + side * dr) for x, y in line]
-                    bump = (line[0], a, m, d, line[2])
-                    out += [(bump, line[1]), (bump[::-1], line[1])]
+                    beside = [(x + side * dc, y + side * dr) for x, y in line]
+                    if all(0 <= x < height and 0 <= y < width for x, y in beside):
+                        out.append(((line[0], *beside, line[-1]), tuple(line[1:-1])))
     return out
 
 
-def _late_corners(height: int, width: int) -> list[tuple[tuple[Cell, ...], Cell]]:
+def late_corners(height: int, width: int) -> list[tuple[tuple[Cell, ...], Cell]]:
     """(x b y, e): a turn at b, whose opposite corner e comes first, both ways."""
     out = []
     for r in range(height - 1):

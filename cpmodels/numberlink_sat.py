@@ -16,7 +16,7 @@ variables:
 - canonical (lenient rule): no path makes a detour of ``DETOUR`` cells or
   fewer around a straight row of empty cells (``a b1 .. bn+2 d`` beside
   ``a e1 .. en d``: a shortcut), nor turns a corner whose opposite corner is
-  empty and earlier (``cpmodels.numberlink._late_corners``).
+  empty and earlier (``cpmodels.numberlink.late_corners``).
 
 Closed loops are not forbidden.  A path leaves an end along one colour and
 can only stop at a cell of that colour with one link, the pair's other end;
@@ -44,7 +44,7 @@ from dataclasses import dataclass
 from ortools.sat.python import cp_model
 
 from cpmodels.common import effort, make_solver
-from cpmodels.numberlink import _late_corners
+from cpmodels.numberlink import detours, late_corners
 from search.core import Deadline, LimitReached, SolveResult, Status, add_effort
 from search.luby import luby
 from search.numberlink.backend import NumberlinkBackend
@@ -93,26 +93,6 @@ def colours(puzzle: Numberlink) -> dict[Cell, frozenset[int]]:
     for cell, k in ends.items():
         out[cell] = {k}
     return {cell: frozenset(ks) for cell, ks in out.items()}
-
-
-Detour = tuple[tuple[Cell, ...], tuple[Cell, ...]]  # (the path's cells, the empty row)
-
-
-def detours(height: int, width: int, longest: int) -> list[Detour]:
-    """(a b1 .. bn+2 d, e1 .. en): a path around a row of n <= ``longest``
-    cells, where ``a e1 .. en d`` is n + 1 steps and the detour n + 3."""
-    out = []
-    for n in range(1, longest + 1):
-        for r, c in itertools.product(range(height), range(width)):
-            for dr, dc in ((0, 1), (1, 0)):
-                line = [(r + i * dr, c + i * dc) for i in range(n + 2)]
-                if line[-1][0] >= height or line[-1][1] >= width:
-                    continue
-                for side in (1, -1):
-                    beside = [(x + side * dc, y + side * dr) for x, y in line]
-                    if all(0 <= x < height and 0 <= y < width for x, y in beside):
-                        out.append(((line[0], *beside, line[-1]), tuple(line[1:-1])))
-    return out
 
 
 class LinkModel:
@@ -192,8 +172,8 @@ class LinkModel:
     def _canonical(self) -> None:
         """No detour around empty cells, no late corner (see the module)."""
         height, width = self.puzzle.height, self.puzzle.width
-        corners = [(pattern, (empty,)) for pattern, empty in _late_corners(height, width)
-                   if pattern[0] < pattern[-1]]  # _late_corners gives both directions
+        corners = [(pattern, (empty,)) for pattern, empty in late_corners(height, width)
+                   if pattern[0] < pattern[-1]]  # late_corners gives both directions
         for pattern, empty in detours(height, width, DETOUR) + corners:
             steps = [self.at(u, v) for u, v in zip(pattern, pattern[1:])]
             if all(cell in self.empty for cell in empty) and all(s is not None for s in steps):

@@ -13,7 +13,8 @@ pytest.importorskip("ortools")
 
 from numberlink_oracle import brute_count, random_board  # noqa: E402
 
-from cpmodels.numberlink_sat import LinkModel, SatBackend, colours, detours  # noqa: E402
+from cpmodels.numberlink import detours  # noqa: E402
+from cpmodels.numberlink_sat import LinkModel, SatBackend, colours  # noqa: E402
 from search.core import Status  # noqa: E402
 from search.numberlink import KIND  # noqa: E402
 from search.numberlink.io import parse  # noqa: E402
