@@ -176,7 +176,7 @@ class Engine:
         self.queue: list[int] = []
         self.dirty = [True] * (2 * n)
         self.last_conflict = -1  # the cell whose value last failed outright (choose)
-        self.weight = [2] * (n * n)  # 2 + the contradictions met at each cell (dom/wdeg)
+        self.weight = [2] * (n * n)  # 2 + contradictions met at or caused by each cell
         # The search meets the same unit domains again after undoing (about a
         # quarter of the calls on 9x9 puzzles), so Régin results are remembered.
         self.memo: dict[tuple[int, ...], tuple[bool, list[int] | None]] = {}
@@ -433,8 +433,8 @@ class Engine:
     def choose(self) -> int:
         """The open cell with the smallest domain per weight (dom/wdeg), -1 if none.
 
-        A cell's weight is the number of contradictions met at it plus its
-        inequalities to open cells, so the search first settles the cells
+        A cell's weight is the number of contradictions met at it, plus its
+        values that failed outright when tried, plus its inequalities to open cells, so the search first settles the cells
         where the puzzle is tight.  Last-conflict first (Lecoutre et al. 2009):
         while the cell whose value last failed outright is open, it is chosen
         again, so the search keeps at the cause of the failure (a third fewer
@@ -487,6 +487,7 @@ class Engine:
                 yield
             else:
                 self.last_conflict = i
+                self.weight[i] += 1  # and it weighs more in dom/wdeg
             self.undo(mark)
             if d == low or not self.assign(i, d ^ low):
                 break
