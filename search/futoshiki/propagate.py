@@ -434,8 +434,8 @@ class Engine:
         """The open cell with the smallest domain per weight (dom/wdeg), -1 if none.
 
         A cell's weight is the number of contradictions met at it, plus its
-        values that failed outright when tried, plus its inequalities to open cells, so the search first settles the cells
-        where the puzzle is tight.  Last-conflict first (Lecoutre et al. 2009):
+        values that failed outright when tried, plus its inequalities to open
+        cells, so the search first settles the cells where the puzzle is tight.  Last-conflict first (Lecoutre et al. 2009):
         while the cell whose value last failed outright is open, it is chosen
         again, so the search keeps at the cause of the failure (a third fewer
         nodes on relation-only 9x9s).
