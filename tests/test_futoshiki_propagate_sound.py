@@ -119,3 +119,35 @@ def test_counts_and_verdicts_equal_brute_force(seed: int) -> None:
         assert unique.status is expected
         for found in unique.solutions:
             assert found in solutions
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_probing_never_prunes_a_solution(seed: int) -> None:
+    """``probe`` (singleton consistency by the cheap rules) removes only values
+    that no solution agreeing with the decisions uses, at the root and along dives."""
+    rng = random.Random(200 + seed)
+    for puzzle in puzzles(8, 20 + seed):
+        solutions = all_solutions(puzzle)
+        engine = Engine(puzzle)
+        if not engine.ok or not engine.probe(lambda: None):
+            assert solutions == []
+            continue
+        assert_kept(engine, solutions)
+        n = puzzle.n
+        decisions: list[tuple[int, int, bool]] = []
+        while True:
+            open_cells = [i for i, d in enumerate(engine.dom) if d & (d - 1)]
+            if not open_cells:
+                break
+            i = rng.choice(open_cells)
+            d = engine.dom[i]
+            v = rng.choice([k + 1 for k in range(n) if d >> k & 1])
+            equal = rng.random() < 0.6
+            decisions.append((i, v, equal))
+            bit = 1 << (v - 1)
+            alive = [s for s in solutions if agrees(s, decisions, n)]
+            if not (engine.assign(i, bit if equal else d & ~bit)
+                    and engine.probe(lambda: None)):
+                assert alive == [], "probing failed with a solution left"
+                break
+            assert_kept(engine, alive)
