@@ -271,7 +271,7 @@ class _Model:
         if tiles:  # redundant: the first move needs a line with no tile in its way
             m.add_bool_or(first_moves)
 
-    def add_cores(self, budget: int) -> int:
+    def add_cores(self, budget: int, deadline: Deadline | None = None) -> int:
         """Redundant: per deadlock core (``lianliankan_cores``, ``budget`` nodes
         of its pairing search) over the lines kept, "one of its escape pairs is
         chosen"; the number of clauses added."""
@@ -280,7 +280,7 @@ class _Model:
         for a, b, line, draw in self.options:
             draws[a, b].append(draw)
             blockers[a, b].append(line.blockers)
-        found = deadlock_cores(blockers, _reached, budget)
+        found = deadlock_cores(blockers, _reached, budget, deadline)
         if not found:
             return 0
         # A literal per pair, exactly one per tile: the clauses then propagate
@@ -389,7 +389,7 @@ class CpSatBackend(LianliankanBackend):
         hinted = self.opts.hint and _hint(built, puzzle, deadline)
         cores = None
         if not hinted and self.opts.cores and isinstance(built, _Model):
-            cores = built.add_cores(self.opts.cores)  # cheap beside an unhinted CP-SAT run
+            cores = built.add_cores(self.opts.cores, deadline)  # cheap beside CP-SAT unhinted
         left = deadline.remaining()
         if left == 0:
             return SolveResult(Status.LIMIT, None, time.perf_counter() - start, {})

@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 
+from search.core import Deadline
 from search.lianliankan.model import Cell
 
 Pair = tuple[Cell, Cell]
@@ -29,12 +30,14 @@ Lines = Mapping[Pair, Sequence[frozenset[Cell]]]
 
 
 def deadlock_cores(
-    lines: Lines, reached: Callable[[Lines], set[Cell]], budget: int = 2000
+    lines: Lines, reached: Callable[[Lines], set[Cell]], budget: int = 2000,
+    deadline: Deadline | None = None,
 ) -> list[frozenset[Pair]]:
     """The E of every core the pairing search meets within ``budget`` runs of
     the relaxation (work, not time), given each pair's lines as the sets of
     tiles in their way (every line the pair may use) and ``reached``, the
-    tiles the relaxation reaches over some lines."""
+    tiles the relaxation reaches over some lines.  Stops early, every core
+    still sound, when ``deadline`` passes."""
     tiles = sorted({t for p in lines for t in p})
     partners: dict[Cell, list[Pair]] = defaultdict(list)
     for p in lines:
@@ -45,6 +48,9 @@ def deadlock_cores(
     picture = {t: min(min(p) for p in partners[t]) for t in tiles}
     found: set[frozenset[Pair]] = set()
     runs = 0
+
+    def spent() -> bool:
+        return runs >= budget or bool(deadline and deadline.expired())
 
     def fails(allowed: frozenset[Pair]) -> bool:
         """Whether the relaxation leaves a tile stuck (its core recorded)."""
@@ -59,7 +65,7 @@ def deadlock_cores(
         return allowed - {q for s in p for q in partners[s] if q != p}
 
     def search(allowed: frozenset[Pair]) -> None:
-        if runs >= budget or fails(allowed):
+        if spent() or fails(allowed):
             return
         # Look-ahead, as the exact search's: every partner of one open tile
         # per picture; a partner whose pairing fails is dropped.
@@ -69,9 +75,9 @@ def deadlock_cores(
                 firsts.setdefault(picture[t], t)
         for t in firsts.values():
             for p in partners[t]:
-                if p in allowed and runs < budget and fails(fixed(allowed, p)):
+                if p in allowed and not spent() and fails(fixed(allowed, p)):
                     allowed = allowed - {p}
-        if runs >= budget or fails(allowed):
+        if spent() or fails(allowed):
             return
         open_tiles = [(n, t) for t in tiles
                       if (n := sum(p in allowed for p in partners[t])) > 1]
