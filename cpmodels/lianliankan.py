@@ -272,16 +272,16 @@ class _Model:
             m.add_bool_or(first_moves)
 
     def add_cores(self, budget: int, deadline: Deadline | None = None) -> int:
-        """Redundant: per deadlock core (``lianliankan_cores``, ``budget`` nodes
+        """Redundant: per deadlock core (``lianliankan_cores``, ``budget`` runs
         of its pairing search) over the lines kept, "one of its escape pairs is
-        chosen"; the number of clauses added."""
+        chosen", when the search closes every branch; the number of clauses."""
         draws: dict[Pair, list[cp_model.IntVar]] = defaultdict(list)
         blockers: dict[Pair, list[frozenset[Cell]]] = defaultdict(list)
         for a, b, line, draw in self.options:
             draws[a, b].append(draw)
             blockers[a, b].append(line.blockers)
-        found = deadlock_cores(blockers, _reached, budget, deadline)
-        if not found:
+        closed, found = deadlock_cores(blockers, _reached, budget, deadline)
+        if not closed:  # a part of the cores slowed CP-SAT down on seed 1076
             return 0
         # A literal per pair, exactly one per tile: the clauses then propagate
         # to the partners of a tile, which the lines' draws alone do not.

@@ -32,12 +32,12 @@ Lines = Mapping[Pair, Sequence[frozenset[Cell]]]
 def deadlock_cores(
     lines: Lines, reached: Callable[[Lines], set[Cell]], budget: int = 2000,
     deadline: Deadline | None = None,
-) -> list[frozenset[Pair]]:
-    """The E of every core the pairing search meets within ``budget`` runs of
-    the relaxation (work, not time), given each pair's lines as the sets of
-    tiles in their way (every line the pair may use) and ``reached``, the
-    tiles the relaxation reaches over some lines.  Stops early, every core
-    still sound, when ``deadline`` passes."""
+) -> tuple[bool, list[frozenset[Pair]]]:
+    """Whether the pairing search closes every branch within ``budget`` runs of
+    the relaxation (work, not time), and the E of every core it meets, given each pair's lines
+    as the sets of tiles in their way (every line the pair may use) and
+    ``reached``, the tiles the relaxation reaches over some lines.  Stops
+    early, every core still sound, when ``deadline`` passes."""
     tiles = sorted({t for p in lines for t in p})
     partners: dict[Cell, list[Pair]] = defaultdict(list)
     for p in lines:
@@ -64,9 +64,12 @@ def deadlock_cores(
     def fixed(allowed: frozenset[Pair], p: Pair) -> frozenset[Pair]:
         return allowed - {q for s in p for q in partners[s] if q != p}
 
-    def search(allowed: frozenset[Pair]) -> None:
-        if spent() or fails(allowed):
-            return
+    def search(allowed: frozenset[Pair]) -> bool:
+        """Whether every pairing under ``allowed`` fails (each by a core)."""
+        if spent():
+            return False
+        if fails(allowed):
+            return True
         # Look-ahead, as the exact search's: every partner of one open tile
         # per picture; a partner whose pairing fails is dropped.
         firsts: dict[Cell, Cell] = {}
@@ -77,18 +80,19 @@ def deadlock_cores(
             for p in partners[t]:
                 if p in allowed and not spent() and fails(fixed(allowed, p)):
                     allowed = allowed - {p}
-        if spent() or fails(allowed):
-            return
+        if spent():
+            return False
+        if fails(allowed):
+            return True
         open_tiles = [(n, t) for t in tiles
                       if (n := sum(p in allowed for p in partners[t])) > 1]
-        if open_tiles:
-            _, t = min(open_tiles)
-            for p in partners[t]:
-                if p in allowed:
-                    search(fixed(allowed, p))
+        if not open_tiles:
+            return False  # a pairing the relaxation lets through
+        _, t = min(open_tiles)
+        return all(search(fixed(allowed, p)) for p in partners[t] if p in allowed)
 
-    search(frozenset(lines))
-    return sorted(found, key=lambda core: (len(core), sorted(core)))
+    closed = search(frozenset(lines))
+    return closed, sorted(found, key=lambda core: (len(core), sorted(core)))
 
 
 def escapes(lines: Lines, stuck: set[Cell],
