@@ -42,6 +42,7 @@ from typing import Any
 from ortools.sat.python import cp_model
 
 from cpmodels.common import effort, make_solver
+from cpmodels.lianliankan_cores import deadlock_cores
 from search.core import Deadline, LimitReached, SolveResult, Status, Unsupported
 from search.lianliankan.backend import LianliankanBackend
 from search.lianliankan.gravity import safe_removals
@@ -168,6 +169,15 @@ def _clear_alone(board: Board, cells: list[Cell]) -> list[Move] | None:
 # ---------------------------------------------------------------- the model
 
 
+Pair = tuple[Cell, Cell]
+
+
+def _reached(lines: dict[Pair, list[frozenset[Cell]]]) -> set[Cell]:
+    """The tiles ``earliest_steps`` reaches over these lines (pair: blocker sets)."""
+    return set(earliest_steps([(a, b, Line((), blockers))
+                               for (a, b), sets in lines.items() for blockers in sets]))
+
+
 def earliest_steps(lines: list[tuple[Cell, Cell, Line]]) -> dict[Cell, int]:
     """A lower bound on the step of every tile that can go at all.
 
@@ -261,6 +271,32 @@ class _Model:
         if tiles:  # redundant: the first move needs a line with no tile in its way
             m.add_bool_or(first_moves)
 
+    def add_cores(self, budget: int, deadline: Deadline | None = None) -> int:
+        """Redundant: per deadlock core (``lianliankan_cores``, ``budget`` runs
+        of its pairing search) over the lines kept, "one of its escape pairs is
+        chosen", when the search closes every branch; the number of clauses."""
+        draws: dict[Pair, list[cp_model.IntVar]] = defaultdict(list)
+        blockers: dict[Pair, list[frozenset[Cell]]] = defaultdict(list)
+        for a, b, line, draw in self.options:
+            draws[a, b].append(draw)
+            blockers[a, b].append(line.blockers)
+        closed, found = deadlock_cores(blockers, _reached, budget, deadline)
+        if not closed:  # a part of the cores slowed CP-SAT down on seed 1076
+            return 0
+        # A literal per pair, exactly one per tile: the clauses then propagate
+        # to the partners of a tile, which the lines' draws alone do not.
+        chosen = {p: self.model.new_bool_var(f"pair{p}") for p in draws}
+        by_tile: dict[Cell, list[cp_model.IntVar]] = defaultdict(list)
+        for p, var in chosen.items():
+            self.model.add(sum(draws[p]) == var)  # at most one line of a pair is drawn
+            for t in p:
+                by_tile[t].append(var)
+        for vars_ in by_tile.values():
+            self.model.add_exactly_one(vars_)
+        for core in found:
+            self.model.add_bool_or([chosen[p] for p in core])
+        return len(found)
+
     def hint(self, moves: list[Move]) -> None:
         """Hint the clearing ``moves``: each pair's step, and per pair the first
         candidate line whose blockers all went before it."""
@@ -313,6 +349,7 @@ class CpSatBackend(LianliankanBackend):
         hint: bool = True  # hint the search's clearing (found within HINT_NODES nodes)
         stacks: bool = True  # gravity on packed boards: the order model of the stacks
         apart: bool = False  # no gravity: leave out pairs the relaxation keeps apart
+        cores: int = 2000  # no gravity, no hint: relaxation runs of the search for deadlock cores
         dtime: float | None = None  # CP-SAT's max_deterministic_time (work, not seconds)
 
     name = "cpsat"
@@ -350,6 +387,9 @@ class CpSatBackend(LianliankanBackend):
             return SolveResult(Status.UNSAT, None, time.perf_counter() - start,
                                dict(self.effort), message)
         hinted = self.opts.hint and _hint(built, puzzle, deadline)
+        cores = None
+        if not hinted and self.opts.cores and isinstance(built, _Model):
+            cores = built.add_cores(self.opts.cores, deadline)  # cheap beside CP-SAT unhinted
         left = deadline.remaining()
         if left == 0:
             return SolveResult(Status.LIMIT, None, time.perf_counter() - start, {})
@@ -368,6 +408,8 @@ class CpSatBackend(LianliankanBackend):
             solver.parameters.cp_model_presolve = False
         status = solver.solve(built.model)
         self.effort = {**effort(solver), "safe_moves": len(first), "hinted": int(hinted)}
+        if cores is not None:
+            self.effort["cores"] = cores
         wall = time.perf_counter() - start
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             solution = Solution((*first, *built.solution(solver.value).moves))

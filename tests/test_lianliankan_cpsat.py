@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from cpmodels.lianliankan import CpSatBackend, candidate_lines
+from cpmodels.lianliankan import CpSatBackend, _reached, candidate_lines
+from cpmodels.lianliankan_cores import deadlock_cores
 from search.core import Status, Unsupported
 from search.lianliankan.model import Board, Cell
 from search.lianliankan.verify import verify
@@ -191,6 +192,52 @@ def test_8x6_board_refuted_by_the_model() -> None:
     assert result.status is Status.UNSAT and not result.message
 
 
+@pytest.mark.parametrize("text", ["1 3 1 1 1 3", "3 2 1\n3 1 3\n3 2 0"])
+def test_deadlock_cores_refute_pairings(text: str) -> None:
+    """Without a hint the pairing search's cores go to CP-SAT as clauses; each
+    names pairs of which one must be chosen, and the board stays UNSAT."""
+    b = board_of(text)
+    result = solve(b, hint=False, presolve=False)
+    assert result.status is Status.UNSAT and result.effort["cores"] > 0
+
+
+def pairings(board: Board) -> set[frozenset[tuple[Cell, Cell]]]:
+    """Brute force: the sets of pairs of every clearing."""
+    picture = {t: board.at(t) for t in board.tiles}
+
+    def clear(left: frozenset[Cell]) -> set[frozenset[tuple[Cell, Cell]]]:
+        if not left:
+            return {frozenset()}
+        grid = [[0] * board.width for _ in range(board.height)]
+        for r, c in left:
+            grid[r][c] = picture[r, c]
+        tiles = sorted(left)
+        return {rest | {(a, b)}
+                for i, a in enumerate(tiles) for b in tiles[i + 1:]
+                if picture[a] == picture[b] and joins(grid, board.border, board.turns, a, b)
+                for rest in clear(left - {a, b})}
+
+    return clear(frozenset(board.tiles))
+
+
+def test_every_clearing_meets_every_core() -> None:
+    """The cores' clauses ("one of these pairs is chosen") hold in every
+    clearing of small random boards (both ring settings), by brute force."""
+    rng = random.Random(4)
+    met = 0
+    for _ in range(400):
+        b = random_board(rng)
+        if len(b.tiles) > 10:
+            continue
+        lines = {(a, c): [line.blockers for line in candidate_lines(b, a, c)]
+                 for a in b.tiles for c in b.tiles if a < c and b.at(a) == b.at(c)}
+        _, cores = deadlock_cores(lines, _reached)
+        for pairing in pairings(b):
+            assert all(core & pairing for core in cores), (b, pairing)
+            met += len(cores)
+    assert met > 50  # cores were met on clearable boards
+
+
 def test_stuck_tiles_are_named() -> None:
     result = solve(board_of("1 2 1 2"))
     assert result.status is Status.UNSAT and "can never be removed" in result.message
@@ -252,6 +299,21 @@ def test_random_small_boards_agree_with_brute_force(presolve: bool) -> None:
         assert result.status is (Status.SOLVED if clearable(b) else Status.UNSAT), b
         verdicts[result.status] += 1
     assert verdicts[Status.SOLVED] > 25 and verdicts[Status.UNSAT] > 25  # both sides tested
+
+
+def test_random_small_boards_agree_with_brute_force_with_cores() -> None:
+    """No hint and no safe moves, so every board gets the deadlock-core search
+    and every unclearable one it closes gets the clauses (the cores of
+    clearable boards are checked against every clearing above)."""
+    rng = random.Random(21)
+    verdicts: Counter[Status] = Counter()
+    for _ in range(300):
+        b = random_board(rng)
+        result = solve(b, presolve=False, hint=False)
+        assert result.status is (Status.SOLVED if clearable(b) else Status.UNSAT), b
+        verdicts[result.status, b.border] += 1
+    assert min(verdicts[s, ring] for s in (Status.SOLVED, Status.UNSAT)
+               for ring in (True, False)) >= 10  # both verdicts, both ring settings
 
 
 @pytest.mark.slow
