@@ -45,6 +45,7 @@ Counts are ``int64`` while ``(n!) ** layers`` fits (every side for
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -57,6 +58,7 @@ from search.futoshiki.propagate import Engine
 from search.futoshiki.rowdp import DEFAULT_MAX_STATES, StateSpaceTooLarge, transpose
 
 MAX_ORDER = 8  # n * n bits in one uint64
+MAX_COLUMNS = 4  # free columns taken as alike (their 4! moves per step)
 
 
 @dataclass(frozen=True)
@@ -99,6 +101,33 @@ def symmetric_rows(puzzle: Futoshiki) -> tuple[int, ...]:
     symmetry and is placed like a clued one)."""
     free = free_rows(puzzle)
     return free if len(free) > 1 else ()
+
+
+@dataclass(frozen=True)
+class Symmetry:
+    """Free rows and free columns that the puzzle treats alike: any permutation
+    of ``rows`` times any permutation of ``columns`` maps solutions to solutions."""
+
+    rows: tuple[int, ...] = ()
+    columns: tuple[int, ...] = ()
+
+    @property
+    def size(self) -> int:
+        return math.factorial(len(self.rows)) * math.factorial(len(self.columns))
+
+
+def symmetry(puzzle: Futoshiki, domains: list[int]) -> Symmetry:
+    """The symmetric rows and up to ``MAX_COLUMNS`` free columns (two or more of each), each kept
+    only where ``domains`` are alike along it, so that the DP's places (read
+    off the domains) are symmetric too."""
+    n = puzzle.n
+    rows, columns = symmetric_rows(puzzle), symmetric_rows(transpose(puzzle))
+    if any(len({domains[r * n + c] for r in rows}) > 1 for c in range(n)):
+        rows = ()
+    columns = columns[:MAX_COLUMNS]  # any subset is alike too; k columns cost k! moves
+    if any(len({domains[r * n + c] for c in columns}) > 1 for r in range(n)):
+        columns = ()
+    return Symmetry(rows, columns)
 
 
 def reversed_values(puzzle: Futoshiki) -> Futoshiki:
@@ -171,8 +200,9 @@ def units(puzzle: Futoshiki, domains: list[int]) -> tuple[list[Unit], list[Unit]
 class Frontier:
     """One side's states so far, stepped one unit at a time."""
 
-    def __init__(self, n: int, sym: tuple[int, ...], units: list[Unit]):
+    def __init__(self, n: int, sym: Symmetry, units: list[Unit]):
         self.n, self.sym, self.units = n, sym, units
+        self.by_columns = Symmetry((), sym.columns)
         self.done = 0
         self.keys = np.zeros(1, dtype=np.uint64)
         self.counts: np.ndarray = np.ones(1, dtype=np.int64)
@@ -209,12 +239,17 @@ class Frontier:
             if not chunks_k:
                 self.keys, self.counts = keys[:0], counts[:0]
                 return
-            self.keys, self.counts = merge(np.concatenate(chunks_k), np.concatenate(chunks_c))
+            keys = np.concatenate(chunks_k)
+            if self.sym.columns:  # alike after every row too: fewer states mid-layer
+                keys, _ = canonical(keys, self.by_columns, self.n)
+            self.keys, self.counts = merge(keys, np.concatenate(chunks_c))
             self.peak = max(self.peak, self.size)
             if self.size > max_states:
                 raise StateSpaceTooLarge(f"{self.size:,} states placing value {unit.value} "
                                          f"(budget {max_states:,})")
-        if unit.sort:
+        if unit.sort or self.sym.columns:
+            # Free columns are alike after every unit (a unit fills rows, never
+            # columns), free rows once a unit leaves them all alike: always.
             keys, _ = canonical(self.keys, self.sym, self.n)
             self.keys, self.counts = merge(keys, self.counts)
 
@@ -232,35 +267,67 @@ def merge(keys: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]
     return keys[starts], np.add.reduceat(counts, starts)
 
 
-def canonical(keys: np.ndarray, rows: tuple[int, ...], n: int
-              ) -> tuple[np.ndarray, np.ndarray]:
-    """The masks with the fields of ``rows`` sorted, and each one's orbit size
-    (the number of distinct orders of those fields)."""
+def sorted_rows(keys: np.ndarray, rows: tuple[int, ...], n: int
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """The masks with the fields of ``rows`` sorted, and each one's number of
+    orders of equal fields (the stabiliser of the row permutations)."""
+    repeats = np.ones(keys.size, dtype=np.int64)
+    if not rows:
+        return keys, repeats
     width = np.uint64((1 << n) - 1)
     fields = np.stack([(keys >> np.uint64(r * n)) & width for r in rows])
     fields.sort(axis=0)
     out = keys.copy()
     for r in rows:
         out &= ~(width << np.uint64(r * n))
-    repeats = np.ones(keys.size, dtype=np.int64)
     runs = np.ones(keys.size, dtype=np.int64)
     for k, r in enumerate(rows):
         out |= fields[k] << np.uint64(r * n)
         if k:
             runs = np.where(fields[k] == fields[k - 1], runs + 1, 1)
             repeats *= runs
-    return out, math.factorial(len(rows)) // repeats
+    return out, repeats
 
 
-def join(forward: Table, backward: Table, free: tuple[int, ...], n: int) -> int:
+def moved_columns(keys: np.ndarray, columns: tuple[int, ...], targets: tuple[int, ...],
+                  n: int) -> np.ndarray:
+    """The masks with column ``columns[i]`` moved to ``targets[i]``."""
+    column = [sum(1 << (r * n + c) for r in range(n)) for c in range(n)]
+    out = keys & np.uint64(((1 << n * n) - 1) ^ sum(column[c] for c in columns))
+    for c, t in zip(columns, targets):
+        bits = keys & np.uint64(column[c])
+        out |= bits << np.uint64(t - c) if t >= c else bits >> np.uint64(c - t)
+    return out
+
+
+def canonical(keys: np.ndarray, sym: Symmetry, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Each mask's canonical form under ``sym`` and its orbit size.
+
+    The form is the least, over the column permutations, of the mask with
+    those columns moved and the rows' fields sorted: the set of these forms is
+    the same for every mask of an orbit (row and column moves commute), so its
+    least is a function of the orbit.  The orbit is ``|G| / |stabiliser|``;
+    a pair (row order, column order) fixes the mask when the moved mask sorts
+    to the same form as the mask itself, with one of the ``repeats`` row orders.
+    """
+    base, repeats = sorted_rows(keys, sym.rows, n)
+    if len(sym.columns) < 2:
+        return base, sym.size // repeats
+    best, fixed = base, np.zeros(keys.size, dtype=np.int64)
+    for targets in itertools.permutations(sym.columns):
+        form, _ = sorted_rows(moved_columns(keys, sym.columns, targets, n), sym.rows, n)
+        best = np.minimum(best, form)
+        fixed += form == base
+    return best, sym.size // (repeats * fixed)
+
+
+def join(forward: Table, backward: Table, sym: Symmetry, n: int) -> int:
     """sum over the forward masks S of forward(S) * backward(~S) / orbit(~S)."""
     if not forward.keys.size or not backward.keys.size:
         return 0
     full = np.uint64(2 ** (n * n) - 1)
     wanted = forward.keys ^ full
-    orbit = np.ones(wanted.size, dtype=np.int64)
-    if len(free) > 1:
-        wanted, orbit = canonical(wanted, free, n)
+    wanted, orbit = canonical(wanted, sym, n)
     at = np.minimum(np.searchsorted(backward.keys, wanted), backward.keys.size - 1)
     found = backward.keys[at] == wanted
     if not found.any():
@@ -311,8 +378,9 @@ def count(puzzle: Futoshiki, *, max_states: int = DEFAULT_MAX_STATES,
     engine = Engine(puzzle)
     if not engine.ok:
         return 0
-    sym = symmetric_rows(puzzle)
-    ahead, behind = units(puzzle, list(engine.dom))
+    domains = list(engine.dom)
+    sym = symmetry(puzzle, domains)
+    ahead, behind = units(puzzle, domains)
     forward, backward = Frontier(n, sym, ahead), Frontier(n, sym, behind)
     total, per_layer = len(ahead), len(ahead) // n
     while forward.done + backward.done < total and forward.size and backward.size:
