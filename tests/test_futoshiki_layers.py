@@ -209,3 +209,20 @@ def test_canonical_orbit_sizes_add_up() -> None:
     firsts = np.unique(forms, return_index=True)[1]
     assert int(orbit[firsts].sum()) == 2**16
     assert all(int((forms == forms[i]).sum()) == orbit[i] for i in firsts[:200])
+
+
+def test_a_layer_in_pieces_counts_the_same() -> None:
+    # A budget below the layers' middles (not their ends) steps them in pieces.
+    rng = random.Random(89)
+    pieced = 0
+    for n in (4, 5, 5, 6):
+        puzzle = clues(n, rng, rng.randint(1, n), rng.randint(0, 1))
+        stats: dict = {}
+        expected = layerdp.count(puzzle, stats=stats)
+        for budget in (stats["states"] // 2, stats["states"] // 4):
+            try:
+                assert layerdp.count(puzzle, max_states=budget) == expected
+                pieced += 1
+            except StateSpaceTooLarge:
+                pass
+    assert pieced >= 3

@@ -214,14 +214,66 @@ class Frontier:
         return int(self.keys.size)
 
     def step(self, max_states: int, deadline: Deadline) -> None:
+        """The next unit."""
         unit = self.units[self.done]
         self.done += 1
-        if self.counts.dtype != object and math.factorial(self.n) ** unit.value >= 2**62:
-            self.counts = self.counts.astype(object)  # (n!)^v bounds the count: exact
+        self.counts = wide(self.counts, self.n, unit.value)
+        self.keys, self.counts = self.advance(self.keys, self.counts, unit, 0, max_states,
+                                              deadline)
+
+    def layer(self, count: int, max_states: int, deadline: Deadline) -> None:
+        """The next ``count`` units (a whole layer), in pieces of the states when
+        the layer's middle would pass ``max_states``.
+
+        Exact for any partition of the states (a step is linear in the
+        counts); the pieces are cut in the order of the fields of the rows
+        placed last, which the layer's first units leave alone, so that states
+        that would merge mid-layer mostly share a piece.  A piece past the
+        budget is halved (so a layer that fits is stepped as before), and the
+        pieces' results are merged whenever together they pass half of it.
+        """
+        units = self.units[self.done:self.done + count]
+        self.done += count
+        last = 0
+        for row in units[-1].rows:
+            for place in row[:1]:
+                r = (place.bit.bit_length() - 1) // self.n
+                last |= ((1 << self.n) - 1) << (r * self.n)
+        order = np.argsort(self.keys & np.uint64(last), kind="stable")
+        keys, counts = self.keys[order], wide(self.counts[order], self.n, units[-1].value)
+        done_k, done_c = [keys[:0]], [counts[:0]]
+        lo, size, merged = 0, max(keys.size, 1), 0  # merged: states in done_k[0]
+        while lo < keys.size:
+            hi = min(lo + size, keys.size)
+            held = sum(k.size for k in done_k)
+            try:
+                k, c = keys[lo:hi], counts[lo:hi]
+                for unit in units:
+                    k, c = self.advance(k, c, unit, held, max_states, deadline)
+            except StateSpaceTooLarge:
+                if hi - lo < 2:
+                    raise
+                size = (hi - lo) // 2  # and so for the pieces after it
+                continue
+            lo = hi
+            done_k.append(k)
+            done_c.append(c)
+            held += k.size
+            if held > max_states // 2 and held - merged > max_states // 4:  # room for pieces
+                merged_k, merged_c = merge(np.concatenate(done_k), np.concatenate(done_c))
+                done_k, done_c, merged = [merged_k], [merged_c], merged_k.size
+                if merged > max_states:
+                    raise StateSpaceTooLarge(f"{merged:,} states after value "
+                                             f"{units[-1].value} (budget {max_states:,})")
+        self.keys, self.counts = merge(np.concatenate(done_k), np.concatenate(done_c))
+
+    def advance(self, keys: np.ndarray, counts: np.ndarray, unit: Unit, held: int,
+                max_states: int, deadline: Deadline) -> tuple[np.ndarray, np.ndarray]:
+        """``unit`` applied to the states ``keys`` (with ``held`` states kept
+        elsewhere: the budget is on their sum)."""
         open_count = np.uint8(unit.value - 1)
         for row in unit.rows:
             deadline.check()
-            keys, counts = self.keys, self.counts
             is_open: dict[int, np.ndarray] = {}
             chunks_k, chunks_c = [], []
             for place in row:
@@ -237,24 +289,31 @@ class Frontier:
                     chunks_k.append(chosen | np.uint64(place.bit))
                     chunks_c.append(np.compress(ok, counts))
             if not chunks_k:
-                self.keys, self.counts = keys[:0], counts[:0]
-                return
+                return keys[:0], counts[:0]
             keys = np.concatenate(chunks_k)
             if self.sym.columns:  # alike after every row too: fewer states mid-layer
                 keys, _ = canonical(keys, self.by_columns, self.n)
-            self.keys, self.counts = merge(keys, np.concatenate(chunks_c))
-            self.peak = max(self.peak, self.size)
-            if self.size > max_states:
-                raise StateSpaceTooLarge(f"{self.size:,} states placing value {unit.value} "
-                                         f"(budget {max_states:,})")
+            keys, counts = merge(keys, np.concatenate(chunks_c))
+            if keys.size + held > max_states:
+                raise StateSpaceTooLarge(f"{keys.size + held:,} states placing value "
+                                         f"{unit.value} (budget {max_states:,})")
+            self.peak = max(self.peak, int(keys.size) + held)
         if unit.sort or self.sym.columns:
             # Free columns are alike after every unit (a unit fills rows, never
             # columns), free rows once a unit leaves them all alike: always.
-            keys, _ = canonical(self.keys, self.sym, self.n)
-            self.keys, self.counts = merge(keys, self.counts)
+            keys, _ = canonical(keys, self.sym, self.n)
+            keys, counts = merge(keys, counts)
+        return keys, counts
 
     def table(self) -> Table:
         return Table(self.keys, self.counts, self.peak)
+
+
+def wide(counts: np.ndarray, n: int, value: int) -> np.ndarray:
+    """``counts`` as Python integers once ``(n!)^value`` (their bound) passes 62 bits."""
+    if counts.dtype != object and math.factorial(n) ** value >= 2**62:
+        return counts.astype(object)
+    return counts
 
 
 def merge(keys: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -388,11 +447,12 @@ def count(puzzle: Futoshiki, *, max_states: int = DEFAULT_MAX_STATES,
             side = forward if forward.done < split else backward
         else:
             side = forward if forward.size <= backward.size else backward
-        if split is None and forward.done + backward.done < total - per_layer:
-            # Whole layers (the states grow inside a layer and shrink at its
-            # end), the smaller side first; the last layer is shared unit by unit.
-            for _ in range(per_layer):
-                side.step(max_states, deadline)
+        if split is None:
+            # Whole layers, the smaller side first: the states grow inside a
+            # layer and shrink at its end, and a layer is stepped in pieces
+            # when its middle would pass the budget, so the sides meet where
+            # the states are fewest, at a layer's end.
+            side.layer(per_layer, max_states, deadline)
         else:
             side.step(max_states, deadline)
     stats["plan"] = "layers"
