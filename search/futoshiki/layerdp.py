@@ -29,11 +29,14 @@ relation reversed; its masks are the cells above ``h``) are joined on
 complementary masks: ``count = sum_S forward(S) * backward(~S)``.  Exact,
 because a down-closed mask's complement is up-closed and each side checks
 every relation with one end inside it (a relation across the split holds by
-the layers themselves).
+the layers themselves).  A layer whose middle would pass the budget is
+stepped in pieces of its states (``Frontier.layer``), exact because a step is
+linear in the counts.
 
 **Symmetry.** Rows without a clue (no given, no inequality, full domains) are
-interchangeable; at the end of each layer their ``n``-bit fields are sorted
-inside the mask.  A key then stands for its orbit and its count is the sum over
+interchangeable, and so are clue-free columns (``Symmetry``); their
+``n``-bit fields are sorted and the columns moved to a canonical form
+(``canonical``).  A key then stands for its orbit and its count is the sum over
 the orbit; the join divides each looked-up backward entry by the orbit size
 of the complement (on which the backward count is constant).  The square is
 turned (transposed) first when that leaves more free rows.
@@ -419,10 +422,10 @@ def count(puzzle: Futoshiki, *, max_states: int = DEFAULT_MAX_STATES,
     """The exact number of solutions of ``puzzle``.
 
     The smaller side (in states, at layer ends) is stepped by a whole layer
-    until one layer is left, which the two share, the smaller stepped first.
-    ``split`` (the forward side's units) and ``turn`` (transpose or not;
-    default: the orientation with more free rows) force those choices, which
-    are not answers.  Raises
+    (in pieces where its middle would pass ``max_states``) until the two meet
+    at a layer's end.  ``split`` (the forward side's units, stepped one by
+    one) and ``turn`` (transpose or not; default: the orientation with more
+    free rows) force those choices, which are not answers.  Raises
     ``StateSpaceTooLarge`` past the state budget and ``LimitReached`` past the
     deadline.
     """
