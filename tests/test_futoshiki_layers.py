@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 from futoshiki_oracle import brute_force_count, random_puzzle
 from test_futoshiki_count import LATIN, clues, reversed_values
@@ -158,3 +159,70 @@ def test_unknown_plan_and_unsupported_puzzles() -> None:
         layerdp.count(Futoshiki.empty(3, adjacent=True))
     with pytest.raises(Unsupported):
         layerdp.count(Futoshiki.empty(9))
+
+
+def _cornered(n: int, rng: random.Random, inequalities: int, givens: int) -> Futoshiki:
+    """Clues in the top-left block of ``n - 2`` rows and columns (or fewer):
+    the other rows and columns are free, so both kinds of symmetry apply."""
+    k = rng.randint(2, n - 2) if n > 3 else 1
+    pairs = [((r, c), (r, c + 1)) for r in range(k) for c in range(k - 1)]
+    pairs += [((r, c), (r + 1, c)) for r in range(k - 1) for c in range(k)]
+    less = [p if rng.random() < 0.5 else p[::-1]
+            for p in rng.sample(pairs, min(inequalities, len(pairs)))]
+    grid = [[0] * n for _ in range(n)]
+    for i in rng.sample(range(k * k), min(givens, k * k)):
+        grid[i // k][i % k] = rng.randint(1, n)
+    return Futoshiki(n, tuple(map(tuple, grid)), tuple(less))
+
+
+def _cornered_set(count: int, seed: int, sizes: tuple[int, ...]) -> list[Futoshiki]:
+    rng = random.Random(seed)
+    return [_cornered(n, rng, rng.randint(1, 2 * n), rng.randint(0, 2))
+            for n in (rng.choice(sizes) for _ in range(count))]
+
+
+@pytest.mark.parametrize("puzzle", _cornered_set(24, 79, (4, 5)), ids=lambda p: f"n{p.n}")
+def test_free_columns_against_brute_force_at_every_meeting_point(puzzle: Futoshiki) -> None:
+    """Free rows and free columns at once (canonical under both), every split."""
+    expected = brute_force_count(puzzle)
+    for turn in (False, True):
+        oriented = rowdp.transpose(puzzle) if turn else puzzle
+        sym = layerdp.symmetry(oriented, list(Engine(oriented).dom))
+        if Engine(oriented).ok:
+            assert len(sym.rows) >= 2 and len(sym.columns) >= 2
+        for split in range(_units(puzzle, turn) + 1):
+            assert layerdp.count(puzzle, split=split, turn=turn) == expected
+
+
+def test_free_columns_agree_with_the_row_plan() -> None:
+    for puzzle in _cornered_set(6, 83, (6,)):
+        assert layerdp.count(puzzle) == rowdp.count(puzzle)
+
+
+def test_canonical_orbit_sizes_add_up() -> None:
+    # Under 2 free rows x 3 free columns of a 4x4, the orbits of all 2^16 masks
+    # partition them: their sizes summed over distinct forms give 2^16.
+    sym = layerdp.Symmetry((2, 3), (1, 2, 3))
+    keys = np.arange(2**16, dtype=np.uint64)
+    forms, orbit = layerdp.canonical(keys, sym, 4)
+    assert layerdp.canonical(forms, sym, 4)[0].tolist() == forms.tolist()
+    firsts = np.unique(forms, return_index=True)[1]
+    assert int(orbit[firsts].sum()) == 2**16
+    assert all(int((forms == forms[i]).sum()) == orbit[i] for i in firsts[:200])
+
+
+def test_a_layer_in_pieces_counts_the_same() -> None:
+    # A budget below the layers' middles (not their ends) steps them in pieces.
+    rng = random.Random(89)
+    pieced = 0
+    for n in (4, 5, 5, 6):
+        puzzle = clues(n, rng, rng.randint(1, n), rng.randint(0, 1))
+        stats: dict = {}
+        expected = layerdp.count(puzzle, stats=stats)
+        for budget in (stats["states"] // 2, stats["states"] // 4):
+            try:
+                assert layerdp.count(puzzle, max_states=budget) == expected
+                pieced += 1
+            except StateSpaceTooLarge:
+                pass
+    assert pieced >= 3

@@ -29,11 +29,14 @@ relation reversed; its masks are the cells above ``h``) are joined on
 complementary masks: ``count = sum_S forward(S) * backward(~S)``.  Exact,
 because a down-closed mask's complement is up-closed and each side checks
 every relation with one end inside it (a relation across the split holds by
-the layers themselves).
+the layers themselves).  A layer whose middle would pass the budget is
+stepped in pieces of its states (``Frontier.layer``), exact because a step is
+linear in the counts.
 
 **Symmetry.** Rows without a clue (no given, no inequality, full domains) are
-interchangeable; at the end of each layer their ``n``-bit fields are sorted
-inside the mask.  A key then stands for its orbit and its count is the sum over
+interchangeable, and so are clue-free columns (``Symmetry``); their
+``n``-bit fields are sorted and the columns moved to a canonical form
+(``canonical``).  A key then stands for its orbit and its count is the sum over
 the orbit; the join divides each looked-up backward entry by the orbit size
 of the complement (on which the backward count is constant).  The square is
 turned (transposed) first when that leaves more free rows.
@@ -45,6 +48,7 @@ Counts are ``int64`` while ``(n!) ** layers`` fits (every side for
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -57,6 +61,7 @@ from search.futoshiki.propagate import Engine
 from search.futoshiki.rowdp import DEFAULT_MAX_STATES, StateSpaceTooLarge, transpose
 
 MAX_ORDER = 8  # n * n bits in one uint64
+MAX_COLUMNS = 4  # free columns taken as alike (their 4! moves per step)
 
 
 @dataclass(frozen=True)
@@ -99,6 +104,33 @@ def symmetric_rows(puzzle: Futoshiki) -> tuple[int, ...]:
     symmetry and is placed like a clued one)."""
     free = free_rows(puzzle)
     return free if len(free) > 1 else ()
+
+
+@dataclass(frozen=True)
+class Symmetry:
+    """Free rows and free columns that the puzzle treats alike: any permutation
+    of ``rows`` times any permutation of ``columns`` maps solutions to solutions."""
+
+    rows: tuple[int, ...] = ()
+    columns: tuple[int, ...] = ()
+
+    @property
+    def size(self) -> int:
+        return math.factorial(len(self.rows)) * math.factorial(len(self.columns))
+
+
+def symmetry(puzzle: Futoshiki, domains: list[int]) -> Symmetry:
+    """The symmetric rows and up to ``MAX_COLUMNS`` free columns (two or more of each), each kept
+    only where ``domains`` are alike along it, so that the DP's places (read
+    off the domains) are symmetric too."""
+    n = puzzle.n
+    rows, columns = symmetric_rows(puzzle), symmetric_rows(transpose(puzzle))
+    if any(len({domains[r * n + c] for r in rows}) > 1 for c in range(n)):
+        rows = ()
+    columns = columns[:MAX_COLUMNS]  # any subset is alike too; k columns cost k! moves
+    if any(len({domains[r * n + c] for c in columns}) > 1 for r in range(n)):
+        columns = ()
+    return Symmetry(rows, columns)
 
 
 def reversed_values(puzzle: Futoshiki) -> Futoshiki:
@@ -171,8 +203,9 @@ def units(puzzle: Futoshiki, domains: list[int]) -> tuple[list[Unit], list[Unit]
 class Frontier:
     """One side's states so far, stepped one unit at a time."""
 
-    def __init__(self, n: int, sym: tuple[int, ...], units: list[Unit]):
+    def __init__(self, n: int, sym: Symmetry, units: list[Unit]):
         self.n, self.sym, self.units = n, sym, units
+        self.by_columns = Symmetry((), sym.columns)
         self.done = 0
         self.keys = np.zeros(1, dtype=np.uint64)
         self.counts: np.ndarray = np.ones(1, dtype=np.int64)
@@ -184,14 +217,66 @@ class Frontier:
         return int(self.keys.size)
 
     def step(self, max_states: int, deadline: Deadline) -> None:
+        """The next unit."""
         unit = self.units[self.done]
         self.done += 1
-        if self.counts.dtype != object and math.factorial(self.n) ** unit.value >= 2**62:
-            self.counts = self.counts.astype(object)  # (n!)^v bounds the count: exact
+        self.counts = wide(self.counts, self.n, unit.value)
+        self.keys, self.counts = self.advance(self.keys, self.counts, unit, 0, max_states,
+                                              deadline)
+
+    def layer(self, count: int, max_states: int, deadline: Deadline) -> None:
+        """The next ``count`` units (a whole layer), in pieces of the states when
+        the layer's middle would pass ``max_states``.
+
+        Exact for any partition of the states (a step is linear in the
+        counts); the pieces are cut in the order of the fields of the rows
+        placed last, which the layer's first units leave alone, so that states
+        that would merge mid-layer mostly share a piece.  A piece past the
+        budget is halved (so a layer that fits is stepped as before), and the
+        pieces' results are merged whenever together they pass half of it.
+        """
+        units = self.units[self.done:self.done + count]
+        self.done += count
+        last = 0
+        for row in units[-1].rows:
+            for place in row[:1]:
+                r = (place.bit.bit_length() - 1) // self.n
+                last |= ((1 << self.n) - 1) << (r * self.n)
+        order = np.argsort(self.keys & np.uint64(last), kind="stable")
+        keys, counts = self.keys[order], wide(self.counts[order], self.n, units[-1].value)
+        done_k, done_c = [keys[:0]], [counts[:0]]
+        lo, size, merged = 0, max(keys.size, 1), 0  # merged: states in done_k[0]
+        while lo < keys.size:
+            hi = min(lo + size, keys.size)
+            held = sum(k.size for k in done_k)
+            try:
+                k, c = keys[lo:hi], counts[lo:hi]
+                for unit in units:
+                    k, c = self.advance(k, c, unit, held, max_states, deadline)
+            except StateSpaceTooLarge:
+                if hi - lo < 2:
+                    raise
+                size = (hi - lo) // 2  # and so for the pieces after it
+                continue
+            lo = hi
+            done_k.append(k)
+            done_c.append(c)
+            held += k.size
+            if held > max_states // 2 and held - merged > max_states // 4:  # room for pieces
+                merged_k, merged_c = merge(np.concatenate(done_k), np.concatenate(done_c))
+                done_k, done_c, merged = [merged_k], [merged_c], merged_k.size
+                if merged > max_states:
+                    raise StateSpaceTooLarge(f"{merged:,} states after value "
+                                             f"{units[-1].value} (budget {max_states:,})")
+        self.keys, self.counts = merge(np.concatenate(done_k), np.concatenate(done_c))
+
+    def advance(self, keys: np.ndarray, counts: np.ndarray, unit: Unit, held: int,
+                max_states: int, deadline: Deadline) -> tuple[np.ndarray, np.ndarray]:
+        """``unit`` applied to the states ``keys`` (with ``held`` states kept
+        elsewhere: the budget is on their sum)."""
         open_count = np.uint8(unit.value - 1)
         for row in unit.rows:
             deadline.check()
-            keys, counts = self.keys, self.counts
             is_open: dict[int, np.ndarray] = {}
             chunks_k, chunks_c = [], []
             for place in row:
@@ -207,19 +292,31 @@ class Frontier:
                     chunks_k.append(chosen | np.uint64(place.bit))
                     chunks_c.append(np.compress(ok, counts))
             if not chunks_k:
-                self.keys, self.counts = keys[:0], counts[:0]
-                return
-            self.keys, self.counts = merge(np.concatenate(chunks_k), np.concatenate(chunks_c))
-            self.peak = max(self.peak, self.size)
-            if self.size > max_states:
-                raise StateSpaceTooLarge(f"{self.size:,} states placing value {unit.value} "
-                                         f"(budget {max_states:,})")
-        if unit.sort:
-            keys, _ = canonical(self.keys, self.sym, self.n)
-            self.keys, self.counts = merge(keys, self.counts)
+                return keys[:0], counts[:0]
+            keys = np.concatenate(chunks_k)
+            if self.sym.columns:  # alike after every row too: fewer states mid-layer
+                keys, _ = canonical(keys, self.by_columns, self.n)
+            keys, counts = merge(keys, np.concatenate(chunks_c))
+            if keys.size + held > max_states:
+                raise StateSpaceTooLarge(f"{keys.size + held:,} states placing value "
+                                         f"{unit.value} (budget {max_states:,})")
+            self.peak = max(self.peak, int(keys.size) + held)
+        if unit.sort or self.sym.columns:
+            # Free columns are alike after every unit (a unit fills rows, never
+            # columns), free rows once a unit leaves them all alike: always.
+            keys, _ = canonical(keys, self.sym, self.n)
+            keys, counts = merge(keys, counts)
+        return keys, counts
 
     def table(self) -> Table:
         return Table(self.keys, self.counts, self.peak)
+
+
+def wide(counts: np.ndarray, n: int, value: int) -> np.ndarray:
+    """``counts`` as Python integers once ``(n!)^value`` (their bound) passes 62 bits."""
+    if counts.dtype != object and math.factorial(n) ** value >= 2**62:
+        return counts.astype(object)
+    return counts
 
 
 def merge(keys: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -232,35 +329,67 @@ def merge(keys: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]
     return keys[starts], np.add.reduceat(counts, starts)
 
 
-def canonical(keys: np.ndarray, rows: tuple[int, ...], n: int
-              ) -> tuple[np.ndarray, np.ndarray]:
-    """The masks with the fields of ``rows`` sorted, and each one's orbit size
-    (the number of distinct orders of those fields)."""
+def sorted_rows(keys: np.ndarray, rows: tuple[int, ...], n: int
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """The masks with the fields of ``rows`` sorted, and each one's number of
+    orders of equal fields (the stabiliser of the row permutations)."""
+    repeats = np.ones(keys.size, dtype=np.int64)
+    if not rows:
+        return keys, repeats
     width = np.uint64((1 << n) - 1)
     fields = np.stack([(keys >> np.uint64(r * n)) & width for r in rows])
     fields.sort(axis=0)
     out = keys.copy()
     for r in rows:
         out &= ~(width << np.uint64(r * n))
-    repeats = np.ones(keys.size, dtype=np.int64)
     runs = np.ones(keys.size, dtype=np.int64)
     for k, r in enumerate(rows):
         out |= fields[k] << np.uint64(r * n)
         if k:
             runs = np.where(fields[k] == fields[k - 1], runs + 1, 1)
             repeats *= runs
-    return out, math.factorial(len(rows)) // repeats
+    return out, repeats
 
 
-def join(forward: Table, backward: Table, free: tuple[int, ...], n: int) -> int:
+def moved_columns(keys: np.ndarray, columns: tuple[int, ...], targets: tuple[int, ...],
+                  n: int) -> np.ndarray:
+    """The masks with column ``columns[i]`` moved to ``targets[i]``."""
+    column = [sum(1 << (r * n + c) for r in range(n)) for c in range(n)]
+    out = keys & np.uint64(((1 << n * n) - 1) ^ sum(column[c] for c in columns))
+    for c, t in zip(columns, targets):
+        bits = keys & np.uint64(column[c])
+        out |= bits << np.uint64(t - c) if t >= c else bits >> np.uint64(c - t)
+    return out
+
+
+def canonical(keys: np.ndarray, sym: Symmetry, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Each mask's canonical form under ``sym`` and its orbit size.
+
+    The form is the least, over the column permutations, of the mask with
+    those columns moved and the rows' fields sorted: the set of these forms is
+    the same for every mask of an orbit (row and column moves commute), so its
+    least is a function of the orbit.  The orbit is ``|G| / |stabiliser|``;
+    a pair (row order, column order) fixes the mask when the moved mask sorts
+    to the same form as the mask itself, with one of the ``repeats`` row orders.
+    """
+    base, repeats = sorted_rows(keys, sym.rows, n)
+    if len(sym.columns) < 2:
+        return base, sym.size // repeats
+    best, fixed = base, np.zeros(keys.size, dtype=np.int64)
+    for targets in itertools.permutations(sym.columns):
+        form, _ = sorted_rows(moved_columns(keys, sym.columns, targets, n), sym.rows, n)
+        best = np.minimum(best, form)
+        fixed += form == base
+    return best, sym.size // (repeats * fixed)
+
+
+def join(forward: Table, backward: Table, sym: Symmetry, n: int) -> int:
     """sum over the forward masks S of forward(S) * backward(~S) / orbit(~S)."""
     if not forward.keys.size or not backward.keys.size:
         return 0
     full = np.uint64(2 ** (n * n) - 1)
     wanted = forward.keys ^ full
-    orbit = np.ones(wanted.size, dtype=np.int64)
-    if len(free) > 1:
-        wanted, orbit = canonical(wanted, free, n)
+    wanted, orbit = canonical(wanted, sym, n)
     at = np.minimum(np.searchsorted(backward.keys, wanted), backward.keys.size - 1)
     found = backward.keys[at] == wanted
     if not found.any():
@@ -293,10 +422,10 @@ def count(puzzle: Futoshiki, *, max_states: int = DEFAULT_MAX_STATES,
     """The exact number of solutions of ``puzzle``.
 
     The smaller side (in states, at layer ends) is stepped by a whole layer
-    until one layer is left, which the two share, the smaller stepped first.
-    ``split`` (the forward side's units) and ``turn`` (transpose or not;
-    default: the orientation with more free rows) force those choices, which
-    are not answers.  Raises
+    (in pieces where its middle would pass ``max_states``) until the two meet
+    at a layer's end.  ``split`` (the forward side's units, stepped one by
+    one) and ``turn`` (transpose or not; default: the orientation with more
+    free rows) force those choices, which are not answers.  Raises
     ``StateSpaceTooLarge`` past the state budget and ``LimitReached`` past the
     deadline.
     """
@@ -311,8 +440,9 @@ def count(puzzle: Futoshiki, *, max_states: int = DEFAULT_MAX_STATES,
     engine = Engine(puzzle)
     if not engine.ok:
         return 0
-    sym = symmetric_rows(puzzle)
-    ahead, behind = units(puzzle, list(engine.dom))
+    domains = list(engine.dom)
+    sym = symmetry(puzzle, domains)
+    ahead, behind = units(puzzle, domains)
     forward, backward = Frontier(n, sym, ahead), Frontier(n, sym, behind)
     total, per_layer = len(ahead), len(ahead) // n
     while forward.done + backward.done < total and forward.size and backward.size:
@@ -320,11 +450,12 @@ def count(puzzle: Futoshiki, *, max_states: int = DEFAULT_MAX_STATES,
             side = forward if forward.done < split else backward
         else:
             side = forward if forward.size <= backward.size else backward
-        if split is None and forward.done + backward.done < total - per_layer:
-            # Whole layers (the states grow inside a layer and shrink at its
-            # end), the smaller side first; the last layer is shared unit by unit.
-            for _ in range(per_layer):
-                side.step(max_states, deadline)
+        if split is None:
+            # Whole layers, the smaller side first: the states grow inside a
+            # layer and shrink at its end, and a layer is stepped in pieces
+            # when its middle would pass the budget, so the sides meet where
+            # the states are fewest, at a layer's end.
+            side.layer(per_layer, max_states, deadline)
         else:
             side.step(max_states, deadline)
     stats["plan"] = "layers"
