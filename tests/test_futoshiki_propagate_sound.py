@@ -74,6 +74,32 @@ def agrees(s: Solution, decisions: list[tuple[int, int, bool]], n: int) -> bool:
     return all((s.grid[i // n][i % n] == v) == equal for i, v, equal in decisions)
 
 
+def dive(engine: Engine, solutions: list[Solution], rng: random.Random,
+         probe: bool = False) -> None:
+    """Random decisions (a cell equal to or unequal to a value), each propagated
+    (and probed, with ``probe``), until the square is full or a contradiction;
+    each fixpoint keeps every solution that agrees with the decisions, and a
+    contradiction leaves none."""
+    n = engine.n
+    decisions: list[tuple[int, int, bool]] = []
+    while True:
+        open_cells = [i for i, d in enumerate(engine.dom) if d & (d - 1)]
+        if not open_cells:
+            return
+        i = rng.choice(open_cells)
+        d = engine.dom[i]
+        v = rng.choice([k + 1 for k in range(n) if d >> k & 1])
+        equal = rng.random() < 0.6
+        decisions.append((i, v, equal))
+        bit = 1 << (v - 1)
+        alive = [s for s in solutions if agrees(s, decisions, n)]
+        if not (engine.assign(i, bit if equal else d & ~bit)
+                and (not probe or engine.probe(lambda: None))):
+            assert alive == [], "propagation failed with a solution left"
+            return
+        assert_kept(engine, alive)
+
+
 @pytest.mark.parametrize("seed", range(6))
 def test_no_solution_is_ever_pruned(seed: int) -> None:
     rng = random.Random(100 + seed)
@@ -84,26 +110,10 @@ def test_no_solution_is_ever_pruned(seed: int) -> None:
             assert solutions == []
             continue
         assert_kept(engine, solutions)
-        n = puzzle.n
         for _ in range(4):  # random dives from the root
             mark = len(engine.trail)
             root = list(engine.dom)
-            decisions: list[tuple[int, int, bool]] = []
-            while True:
-                open_cells = [i for i, d in enumerate(engine.dom) if d & (d - 1)]
-                if not open_cells:
-                    break
-                i = rng.choice(open_cells)
-                d = engine.dom[i]
-                v = rng.choice([k + 1 for k in range(n) if d >> k & 1])
-                equal = rng.random() < 0.6
-                decisions.append((i, v, equal))
-                bit = 1 << (v - 1)
-                alive = [s for s in solutions if agrees(s, decisions, n)]
-                if not engine.assign(i, bit if equal else d & ~bit):
-                    assert alive == [], "propagation failed with a solution left"
-                    break
-                assert_kept(engine, alive)
+            dive(engine, solutions, rng)
             engine.undo(mark)
             assert engine.dom == root
 
@@ -133,21 +143,4 @@ def test_probing_never_prunes_a_solution(seed: int) -> None:
             assert solutions == []
             continue
         assert_kept(engine, solutions)
-        n = puzzle.n
-        decisions: list[tuple[int, int, bool]] = []
-        while True:
-            open_cells = [i for i, d in enumerate(engine.dom) if d & (d - 1)]
-            if not open_cells:
-                break
-            i = rng.choice(open_cells)
-            d = engine.dom[i]
-            v = rng.choice([k + 1 for k in range(n) if d >> k & 1])
-            equal = rng.random() < 0.6
-            decisions.append((i, v, equal))
-            bit = 1 << (v - 1)
-            alive = [s for s in solutions if agrees(s, decisions, n)]
-            if not (engine.assign(i, bit if equal else d & ~bit)
-                    and engine.probe(lambda: None)):
-                assert alive == [], "probing failed with a solution left"
-                break
-            assert_kept(engine, alive)
+        dive(engine, solutions, rng, probe=True)
