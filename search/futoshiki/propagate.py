@@ -251,17 +251,21 @@ class Engine:
     def propagate(self) -> bool:
         """Reach the fixpoint of all rules, cheapest first; False on a contradiction."""
         while True:
-            if not self._cheap():
+            if not self._cheap_fixpoint():
                 return False
-            if not self._hidden_singles():
-                return False
-            if self.queue:
-                continue
             if self.use_matching and not self._matching():
                 return False
             if self.queue:
                 continue
             if self.use_planes and not self._planes():
+                return False
+            if not self.queue:
+                return True
+
+    def _cheap_fixpoint(self) -> bool:
+        """Forward checking, bounds and hidden singles until none narrows a domain."""
+        while True:
+            if not self._cheap() or not self._hidden_singles():
                 return False
             if not self.queue:
                 return True
@@ -493,12 +497,7 @@ class Engine:
 
     def _try(self, i: int, bit: int) -> bool:
         """``x_i = bit`` under forward checking, bounds and hidden singles only."""
-        if not self.narrow(i, bit):
-            return False
-        while self.queue:
-            if not self._cheap() or not self._hidden_singles():
-                return False
-        return True
+        return self.narrow(i, bit) and self._cheap_fixpoint()
 
     def open_rest(self) -> list[tuple[int, int, int]] | None:
         """The open cells as (row, column, domain) when few are left and no
