@@ -42,7 +42,7 @@ from typing import Any
 from ortools.sat.python import cp_model
 
 from cpmodels.common import effort, make_solver
-from cpmodels.lianliankan_cores import deadlock_cores
+from cpmodels.lianliankan_cores import Lines, Pair, deadlock_cores
 from search.core import Deadline, LimitReached, SolveResult, Status, Unsupported
 from search.lianliankan.backend import LianliankanBackend
 from search.lianliankan.gravity import safe_removals
@@ -169,10 +169,7 @@ def _clear_alone(board: Board, cells: list[Cell]) -> list[Move] | None:
 # ---------------------------------------------------------------- the model
 
 
-Pair = tuple[Cell, Cell]
-
-
-def _reached(lines: dict[Pair, list[frozenset[Cell]]]) -> set[Cell]:
+def reached(lines: Lines) -> set[Cell]:
     """The tiles ``earliest_steps`` reaches over these lines (pair: blocker sets)."""
     return set(earliest_steps([(a, b, Line((), blockers))
                                for (a, b), sets in lines.items() for blockers in sets]))
@@ -280,7 +277,7 @@ class _Model:
         for a, b, line, draw in self.options:
             draws[a, b].append(draw)
             blockers[a, b].append(line.blockers)
-        closed, found = deadlock_cores(blockers, _reached, budget, deadline)
+        closed, found = deadlock_cores(blockers, reached, budget, deadline)
         if not closed:  # a part of the cores slowed CP-SAT down on seed 1076
             return 0
         # A literal per pair, exactly one per tile: the clauses then propagate

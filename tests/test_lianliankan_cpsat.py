@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import random
 from collections import Counter, deque
+from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 
 import pytest
 
-from cpmodels.lianliankan import CpSatBackend, _reached, candidate_lines
+from cpmodels.lianliankan import CpSatBackend, candidate_lines, reached
 from cpmodels.lianliankan_cores import deadlock_cores
 from search.core import Status, Unsupported
 from search.lianliankan.model import Board, Cell
@@ -44,23 +45,24 @@ def joins(grid: list[list[int]], border: bool, turns: int, a: Cell, b: Cell) -> 
     return False
 
 
+def moves(board: Board, left: frozenset[Cell]) -> Iterator[tuple[Cell, Cell]]:
+    """The pairs that can go when only the tiles ``left`` are on the board."""
+    grid = [[0] * board.width for _ in range(board.height)]
+    for r, c in left:
+        grid[r][c] = board.at((r, c))
+    tiles = sorted(left)
+    for i, a in enumerate(tiles):
+        for b in tiles[i + 1:]:
+            if board.at(a) == board.at(b) and joins(grid, board.border, board.turns, a, b):
+                yield a, b
+
+
 def clearable(board: Board) -> bool:
     """Brute force: some removal order clears the board (memo over the tiles left)."""
-    picture = {t: board.at(t) for t in board.tiles}
 
     @cache
     def clears(left: frozenset[Cell]) -> bool:
-        if not left:
-            return True
-        grid = [[0] * board.width for _ in range(board.height)]
-        for r, c in left:
-            grid[r][c] = picture[r, c]
-        tiles = sorted(left)
-        return any(
-            clears(left - {a, b})
-            for i, a in enumerate(tiles) for b in tiles[i + 1:]
-            if picture[a] == picture[b] and joins(grid, board.border, board.turns, a, b)
-        )
+        return not left or any(clears(left - {a, b}) for a, b in moves(board, left))
 
     return clears(frozenset(board.tiles))
 
@@ -203,19 +205,12 @@ def test_deadlock_cores_refute_pairings(text: str) -> None:
 
 def pairings(board: Board) -> set[frozenset[tuple[Cell, Cell]]]:
     """Brute force: the sets of pairs of every clearing."""
-    picture = {t: board.at(t) for t in board.tiles}
 
     def clear(left: frozenset[Cell]) -> set[frozenset[tuple[Cell, Cell]]]:
         if not left:
             return {frozenset()}
-        grid = [[0] * board.width for _ in range(board.height)]
-        for r, c in left:
-            grid[r][c] = picture[r, c]
-        tiles = sorted(left)
-        return {rest | {(a, b)}
-                for i, a in enumerate(tiles) for b in tiles[i + 1:]
-                if picture[a] == picture[b] and joins(grid, board.border, board.turns, a, b)
-                for rest in clear(left - {a, b})}
+        return {rest | {pair} for pair in moves(board, left)
+                for rest in clear(left - set(pair))}
 
     return clear(frozenset(board.tiles))
 
@@ -231,7 +226,7 @@ def test_every_clearing_meets_every_core() -> None:
             continue
         lines = {(a, c): [line.blockers for line in candidate_lines(b, a, c)]
                  for a in b.tiles for c in b.tiles if a < c and b.at(a) == b.at(c)}
-        _, cores = deadlock_cores(lines, _reached)
+        _, cores = deadlock_cores(lines, reached)
         for pairing in pairings(b):
             assert all(core & pairing for core in cores), (b, pairing)
             met += len(cores)
@@ -291,27 +286,29 @@ def random_board(rng: random.Random) -> Board:
 
 @pytest.mark.parametrize("presolve", [True, False])
 def test_random_small_boards_agree_with_brute_force(presolve: bool) -> None:
-    rng = random.Random(2026)
-    verdicts: Counter[Status] = Counter()
+    verdicts = agreement(2026, presolve=presolve)
+    assert all(sum(verdicts[s, ring] for ring in (True, False)) > 25
+               for s in (Status.SOLVED, Status.UNSAT))  # both sides tested
+
+
+def agreement(seed: int, **options) -> Counter[tuple[Status, bool]]:
+    """300 random small boards solved with ``options``, each verdict held to
+    brute force; the verdicts counted by (status, ring)."""
+    rng = random.Random(seed)
+    verdicts: Counter[tuple[Status, bool]] = Counter()
     for _ in range(300):
         b = random_board(rng)
-        result = solve(b, presolve=presolve)
+        result = solve(b, **options)
         assert result.status is (Status.SOLVED if clearable(b) else Status.UNSAT), b
-        verdicts[result.status] += 1
-    assert verdicts[Status.SOLVED] > 25 and verdicts[Status.UNSAT] > 25  # both sides tested
+        verdicts[result.status, b.border] += 1
+    return verdicts
 
 
 def test_random_small_boards_agree_with_brute_force_with_cores() -> None:
     """No hint and no safe moves, so every board gets the deadlock-core search
     and every unclearable one it closes gets the clauses (the cores of
     clearable boards are checked against every clearing above)."""
-    rng = random.Random(21)
-    verdicts: Counter[Status] = Counter()
-    for _ in range(300):
-        b = random_board(rng)
-        result = solve(b, presolve=False, hint=False)
-        assert result.status is (Status.SOLVED if clearable(b) else Status.UNSAT), b
-        verdicts[result.status, b.border] += 1
+    verdicts = agreement(21, presolve=False, hint=False)
     assert min(verdicts[s, ring] for s in (Status.SOLVED, Status.UNSAT)
                for ring in (True, False)) >= 10  # both verdicts, both ring settings
 
