@@ -278,7 +278,8 @@ class _Model:
             draws[a, b].append(draw)
             blockers[a, b].append(line.blockers)
         closed, found = deadlock_cores(blockers, reached, budget, deadline)
-        if not closed:  # a part of the cores slowed CP-SAT down on seed 1076
+        if not closed:  # a closed search is a whole refutation; a part of one only
+            # steers CP-SAT, as likely away from its own proof as towards it
             return 0
         # A literal per pair, exactly one per tile: the clauses then propagate
         # to the partners of a tile, which the lines' draws alone do not.
