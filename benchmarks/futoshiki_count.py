@@ -31,12 +31,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from search.core import CountResult, Deadline, Status  # noqa: E402
-from search.futoshiki import rowdp  # noqa: E402
+from search.core.contract import CountResult, Deadline, Status  # noqa: E402
 from search.futoshiki.countdp import CountDPBackend, count_dp  # noqa: E402
+from search.futoshiki.countdp import rows as rowdp  # noqa: E402
+from search.futoshiki.countdp.rows import StateSpaceTooLarge  # noqa: E402
 from search.futoshiki.io import format_seed  # noqa: E402
 from search.futoshiki.model import Futoshiki  # noqa: E402
-from search.futoshiki.rowdp import StateSpaceTooLarge  # noqa: E402
 
 
 def latin_square(n: int, rng: random.Random) -> list[list[int]]:

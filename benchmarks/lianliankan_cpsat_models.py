@@ -27,7 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from cpmodels.lianliankan import CpSatBackend  # noqa: E402
-from cpmodels.lianliankan_stacks import StackModel  # noqa: E402
+from cpmodels.lianliankan.stacks import StackModel  # noqa: E402
 from search.lianliankan.generate import full_fill  # noqa: E402
 from search.lianliankan.model import Board  # noqa: E402
 from search.lianliankan.solver import SearchBackend  # noqa: E402

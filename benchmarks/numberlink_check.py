@@ -3,7 +3,7 @@
     python tests/bench_numberlink_check.py [--janko] [--flow] [--runs 3]
         [--time-limit 10] [--busy 2] [--max-columns 17] [--out FILE.json]
 
-Runs ``search.numberlink.check.check`` (the pipeline, as ``gridcp check``) on
+Runs ``search.pipelines.numberlink_check.check`` (the pipeline, as ``gridcp check``) on
 every Janko puzzle whose shorter side has at most --max-columns columns and
 on every Flow Free level (both sets by default), --runs times, with --busy
 processes spinning beside it (``python -c "while 1: pass"``, killed at the
@@ -32,9 +32,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from search.numberlink.check import check  # noqa: E402
 from search.numberlink.io import parse, parse_many  # noqa: E402
 from search.numberlink.verify import verify  # noqa: E402
+from search.pipelines.numberlink_check import check  # noqa: E402
 
 PUBLIC = ROOT.parent / "shared" / "instances-public" / "numberlink"  # beside the checkout
 JANKO = "thomasahle-numberlink/puzzles/janko"

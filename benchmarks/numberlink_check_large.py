@@ -17,7 +17,7 @@ The boards, all fresh (seeds no engine was tuned on):
   time), and check again, until the check says WELL-DESIGNED (the proofs
   these need are the hard part).
 
-For each board: ``search.numberlink.check.check`` (the pipeline, as ``gridcp
+For each board: ``search.pipelines.numberlink_check.check`` (the pipeline, as ``gridcp
 check``) in this process, its verdict, the step that proved it, its
 certificates checked by ``verify`` under the rule they obey (two distinct ones
 for a verdict by multiplicity), the CPU seconds of this process and the wall
@@ -42,11 +42,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from search.numberlink.check import check  # noqa: E402
-from search.numberlink.generate import _cuttable, board_of_paths  # noqa: E402
 from search.numberlink.io import parse  # noqa: E402
 from search.numberlink.paths_gen import large_board  # noqa: E402
 from search.numberlink.verify import verify  # noqa: E402
+from search.pipelines.numberlink_check import check  # noqa: E402
+from search.pipelines.numberlink_generate import _cuttable, board_of_paths  # noqa: E402
 
 GEN_PY = Path("/work/peers/thomasahle-numberlink/gen/gen.py")
 FIRST_SEED = {("paths", 20): 9001, ("paths", 30): 9101, ("gen.py", 20): 9201,

@@ -50,9 +50,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from search.lab.peers import DdNumlin  # noqa: E402
 from search.numberlink.frontier import FrontierBackend  # noqa: E402
 from search.numberlink.io import parse  # noqa: E402
-from search.peers import DdNumlin  # noqa: E402
 
 PUBLIC = ROOT.parent / "shared" / "instances-public" / "numberlink"  # beside the checkout
 FLOW = "mzucker-flow_solver/puzzles"

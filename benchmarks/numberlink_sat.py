@@ -31,7 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from cpmodels.numberlink_sat import SatBackend  # noqa: E402
+from cpmodels.numberlink.sat import SatBackend  # noqa: E402
 from search.numberlink.io import format_puzzle, parse  # noqa: E402
 from search.numberlink.model import Numberlink, Solution  # noqa: E402
 from search.numberlink.paths_gen import large_board  # noqa: E402

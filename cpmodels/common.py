@@ -15,7 +15,7 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
-from search.core import LimitReached
+from search.core.contract import LimitReached
 
 
 def make_solver(

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from ortools.sat.python import cp_model
 
 from cpmodels.common import effort, enumerate_solutions, make_solver, status_of
-from search.core import Deadline, LimitReached, SolveResult, Status
+from search.core.contract import Deadline, LimitReached, SolveResult, Status
 from search.futoshiki.backend import FutoshikiBackend
 from search.futoshiki.model import Futoshiki, Solution
 from search.futoshiki.verify import classify

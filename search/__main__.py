@@ -2,6 +2,6 @@
 
 import sys
 
-from search.cli import main
+from search.app.cli import main
 
 sys.exit(main())

@@ -20,6 +20,6 @@ def shared(*parts: str) -> Path:
 
 
 def backend_names(puzzle: str) -> list[str]:
-    from search.registry import kind
+    from search.core.registry import kind
 
     return list(kind(puzzle).backends)

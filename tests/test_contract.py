@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from search.core import CALLS, CheckReport, GridcpError, Status, Unsupported
-from search.manifest import options_of, read_manifest, with_defaults
-from search.registry import PUZZLES, kind, load_puzzle
+from search.app.manifest import options_of, read_manifest, with_defaults
+from search.core.contract import CALLS, CheckReport, GridcpError, Status, Unsupported
+from search.core.registry import PUZZLES, kind, load_puzzle
 
 INSTANCES = Path(__file__).resolve().parents[1] / "instances"
 ENGINES = [(p, name) for p in PUZZLES for name in kind(p).backends]
@@ -145,7 +145,7 @@ def test_known_answers_over_every_backend(puzzle, name, call, row) -> None:
 
 
 def test_the_readme_backend_table_is_the_declarations() -> None:
-    from search.catalogue import table
+    from search.app.catalogue import table
 
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
     assert table() in readme, "README's backend table differs from `gridcp backends`"

@@ -42,8 +42,8 @@ from typing import Any
 from ortools.sat.python import cp_model
 
 from cpmodels.common import effort, make_solver
-from cpmodels.lianliankan_cores import Lines, Pair, deadlock_cores
-from search.core import Deadline, LimitReached, SolveResult, Status, Unsupported
+from cpmodels.lianliankan.cores import Lines, Pair, deadlock_cores
+from search.core.contract import Deadline, LimitReached, SolveResult, Status, Unsupported
 from search.lianliankan.backend import LianliankanBackend
 from search.lianliankan.gravity import safe_removals
 from search.lianliankan.model import Board, Cell, Move, Solution
@@ -325,8 +325,8 @@ class _Model:
 # ---------------------------------------------------------------- the backend
 
 
-from cpmodels.lianliankan_gravity import GravityModel  # noqa: E402  (it imports helpers above)
-from cpmodels.lianliankan_stacks import StackModel, packed  # noqa: E402
+from cpmodels.lianliankan.gravity import GravityModel  # noqa: E402  (it imports helpers above)
+from cpmodels.lianliankan.stacks import StackModel, packed  # noqa: E402
 
 
 class CpSatBackend(LianliankanBackend):

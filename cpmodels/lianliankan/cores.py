@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 
-from search.core import Deadline
+from search.core.contract import Deadline
 from search.lianliankan.model import Cell
 
 Pair = tuple[Cell, Cell]

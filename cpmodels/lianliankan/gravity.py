@@ -32,7 +32,7 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
-from search.core import Deadline
+from search.core.contract import Deadline
 from search.lianliankan.model import Board, Cell, Move, Solution
 
 

@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from ortools.sat.python import cp_model
 
 from cpmodels.common import effort, enumerate_solutions, make_solver
-from search.core import (
+from search.core.contract import (
     CountResult,
     Deadline,
     LimitReached,

@@ -45,8 +45,8 @@ from ortools.sat.python import cp_model
 
 from cpmodels.common import effort, make_solver
 from cpmodels.numberlink import detours, late_corners
-from search.core import Deadline, LimitReached, SolveResult, Status, add_effort
-from search.luby import luby
+from search.core.contract import Deadline, LimitReached, SolveResult, Status, add_effort
+from search.core.luby import luby
 from search.numberlink.backend import NumberlinkBackend
 from search.numberlink.model import Cell, Numberlink, Solution
 

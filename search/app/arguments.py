@@ -1,7 +1,7 @@
 """What the commands share below the command line: exit codes, argparse
 types and options, and the rule-variant flags applied to a puzzle.
 
-``search.cli`` and the commands that plug into it (crosscheck, bench,
+``search.app.cli`` and the commands that plug into it (crosscheck, bench,
 report) import from here, never from each other.
 """
 
@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from search.core import InputError
-from search.limits import DEFAULT_MAX_CELLS, DEFAULT_MEMORY_MB
-from search.puzzlekind import Option, PuzzleKind
-from search.registry import PUZZLES, kinds
+from search.core.contract import InputError
+from search.core.limits import DEFAULT_MAX_CELLS, DEFAULT_MEMORY_MB
+from search.core.puzzlekind import Option, PuzzleKind
+from search.core.registry import PUZZLES, kinds
 
 YES, NO, USAGE, UNDECIDED, BUG = 0, 1, 2, 3, 4
 EXIT_CODES = ("Exit codes: 0 yes, 1 no, 2 bad usage or input, 3 a limit (time or memory) "
@@ -173,7 +173,7 @@ def _variants(kind_: PuzzleKind, puzzle: Any, path: str, args: Any,
     if not from_manifest:  # the manifest reader (and csv) load only for these flags
         return [Variant(path, chosen_rules(kind_, args, path),
                         apply_rule_options(kind_, puzzle, args, path))]
-    from search.manifest import labelled, listed_rules, with_defaults
+    from search.app.manifest import labelled, listed_rules, with_defaults
 
     listed = listed_rules(Path(path), kind_)
     if not (listed and kind_.options):
@@ -193,7 +193,7 @@ def version() -> str:
     except metadata.PackageNotFoundError:
         import tomllib
 
-        pyproject = Path(__file__).resolve().parent.parent / "pyproject.toml"
+        pyproject = Path(__file__).resolve().parents[2] / "pyproject.toml"
         try:
             return tomllib.loads(pyproject.read_text())["project"]["version"]
         except (OSError, KeyError, tomllib.TOMLDecodeError):

@@ -9,9 +9,9 @@ from __future__ import annotations
 import argparse
 import dataclasses
 
-from search.arguments import YES
-from search.core import CALLS
-from search.registry import kinds
+from search.app.arguments import YES
+from search.core.contract import CALLS
+from search.core.registry import kinds
 
 
 def table() -> str:

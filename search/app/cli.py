@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NoReturn
 
-from search.arguments import (
+from search.app.arguments import (
     BUG,
     EXIT_CODES,
     NO,
@@ -39,7 +39,8 @@ from search.arguments import (
     version,
     worst,
 )
-from search.core import (
+from search.app.progress import Progress
+from search.core.contract import (
     CheckReport,
     CountResult,
     GridcpError,
@@ -47,10 +48,9 @@ from search.core import (
     SolveResult,
     Status,
 )
-from search.limits import Overtime, limit_memory, max_cells_set, watchdog
-from search.outputs import out_dir
-from search.progress import Progress
-from search.registry import (
+from search.core.limits import Overtime, limit_memory, max_cells_set, watchdog
+from search.core.outputs import out_dir
+from search.core.registry import (
     PUZZLES,
     PuzzleKind,
     instance_files,
@@ -61,8 +61,8 @@ from search.registry import (
 )
 
 # Commands defined elsewhere: "module:function(subparsers)" adding their parsers.
-PLUGINS = ("search.harness:add_commands", "search.bench:add_commands",
-           "search.report:add_commands", "search.catalogue:add_commands")
+PLUGINS = ("search.lab.crosscheck:add_commands", "search.lab.bench:add_commands",
+           "search.lab.report:add_commands", "search.app.catalogue:add_commands")
 EXIT_OF_STATUS = {
     Status.SOLVED: YES, Status.UNIQUE: YES, Status.COUNTED: YES,
     Status.UNSAT: NO, Status.MULTIPLE: NO, Status.INVALID: NO, Status.ERROR: NO,
@@ -317,7 +317,7 @@ def _answers(path: str, args: Any) -> list[Answer]:
                                      backend, args, started))
                 started = None
         if args.manifest:
-            from search.manifest import expected  # (and csv) only for --manifest
+            from search.app.manifest import expected  # (and csv) only for --manifest
 
             for answer in found:
                 answer.expected = expected(Path(path), kind_, variant.rules, args.command)
@@ -510,7 +510,7 @@ def run_generate(args: Any) -> int:
 
 
 def run_draw(args: Any) -> int:
-    from search.draw.command import run  # the drawing code loads for this command only
+    from search.app.draw import run  # the drawing code loads for this command only
 
     return run(args)
 

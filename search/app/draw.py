@@ -18,12 +18,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from search.arguments import NO, UNDECIDED, USAGE, YES, rule_variants, worst
-from search.core import GridcpError, InputError, Status
+from search.app.arguments import NO, UNDECIDED, USAGE, YES, rule_variants, worst
+from search.core.contract import GridcpError, InputError, Status
+from search.core.puzzlekind import PuzzleKind
+from search.core.registry import instance_files, load_puzzle, read_text
 from search.draw import FORMATS, figure, write
 from search.draw.svg import to_string
-from search.puzzlekind import PuzzleKind
-from search.registry import instance_files, load_puzzle, read_text
 
 EXIT_OF_OK = {True: YES, False: NO, None: UNDECIDED}
 SOLVE_OK = {Status.SOLVED: True, Status.LIMIT: None}  # any other status answers no

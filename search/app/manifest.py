@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from search.core import InputError
-from search.puzzlekind import PuzzleKind
+from search.core.contract import InputError
+from search.core.puzzlekind import PuzzleKind
 
 COLUMNS = ("file", "task", "rules", "expected", "note")
 TASKS = ("count", "unique", "solve", "check")

@@ -25,7 +25,7 @@ import threading
 from collections.abc import Iterator
 from contextvars import ContextVar
 
-from search.core import InputError
+from search.core.contract import InputError
 
 DEFAULT_MAX_CELLS = 1_000_000
 BYTES_PER_CELL = 64  # a file may hold this many bytes per allowed cell (comments, wide labels)

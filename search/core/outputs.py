@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from search.core import GridcpError
+from search.core.contract import GridcpError
 
 
 def out_dir(path: str | Path, option: str = "--out") -> Path:

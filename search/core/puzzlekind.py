@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from search.core import Backend, CheckReport, GridcpError, load
+from search.core.contract import Backend, CheckReport, GridcpError, load
 
 
 @dataclass(frozen=True)

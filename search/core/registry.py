@@ -1,7 +1,7 @@
 """Puzzle kinds and their backends, loaded on demand; puzzle files and folders.
 
 Each puzzle package (``search/<puzzle>/__init__.py``) defines ``KIND``, a
-``PuzzleKind`` (``search.puzzlekind``) that names its parser, formatter,
+``PuzzleKind`` (``search.core.puzzlekind``) that names its parser, formatter,
 verifier and backends by dotted path, so that ``gridcp --help`` and the
 hand-written backends never import OR-Tools, and adding a puzzle or a backend
 touches only its own package.
@@ -15,9 +15,9 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from search.core import GridcpError, InputError, load
-from search.limits import TooLarge, check_file_size
-from search.puzzlekind import PuzzleKind
+from search.core.contract import GridcpError, InputError, load
+from search.core.limits import TooLarge, check_file_size
+from search.core.puzzlekind import PuzzleKind
 
 __all__ = ["PUZZLES", "PuzzleKind", "detect", "instance_files", "kind", "kinds", "load",
            "load_puzzle", "read_text"]
@@ -38,7 +38,7 @@ def kinds() -> list[PuzzleKind]:
 
 def read_text(path: str | Path, puzzle_file: bool = True) -> str:
     """A file's text, or an InputError that says why it cannot be read.  A puzzle
-    file is first held to the size limit (``search.limits``); other files are not."""
+    file is first held to the size limit (``search.core.limits``); other files are not."""
     source = str(path)
     try:
         if puzzle_file:

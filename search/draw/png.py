@@ -12,7 +12,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
-from search.core import GridcpError
+from search.core.contract import GridcpError
 from search.draw.svg import Picture, document
 
 SCALE = 2  # image pixels per picture unit

@@ -1,7 +1,7 @@
 """Futoshiki: fill an n x n square with 1..n once per row and column, keeping
 the givens and the inequalities between neighbours."""
 
-from search.puzzlekind import Option, PuzzleKind
+from search.core.puzzlekind import Option, PuzzleKind
 
 _IO = "search.futoshiki.io"
 
@@ -52,7 +52,7 @@ def apply_options(puzzle, opts: dict):
     between cells reads as a grid without bars; inequalities cannot be bars."""
     from dataclasses import replace
 
-    from search.core import GridcpError
+    from search.core.contract import GridcpError
 
     if not opts.get("adjacent") or puzzle.adjacent:
         return puzzle

@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 from typing import ClassVar
 
-from search.core import CALLS, Backend, CheckReport, Status, Unsupported, since
+from search.core.contract import CALLS, Backend, CheckReport, Status, Unsupported, since
 from search.futoshiki.model import Futoshiki, Solution
 
 VERDICTS = {Status.UNIQUE: (True, "UNIQUE"), Status.MULTIPLE: (False, "MULTIPLE"),

@@ -16,9 +16,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
-from search.core import GridcpError, InputError
+from search.core.contract import GridcpError, InputError
+from search.core.limits import check_cells
 from search.futoshiki.model import Cell, Futoshiki
-from search.limits import check_cells
 
 MAX_TATHAM_ORDER = 32  # Tatham's validate_params: orders 3..32 (gridcp also reads 1 and 2)
 TATHAM_GRADES = {"t": "Trivial", "e": "Easy", "k": "Tricky", "x": "Extreme", "r": "Recursive"}

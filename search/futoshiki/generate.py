@@ -36,10 +36,10 @@ import sys
 import time
 from typing import Any
 
-from search.core import GridcpError, Status
+from search.core.contract import GridcpError, Status
+from search.core.outputs import out_dir
 from search.futoshiki.grade import GRADES, grade, solved_at
 from search.futoshiki.model import Cell, Futoshiki, Solution
-from search.outputs import out_dir
 
 DEFAULT_SIZE = 5
 MAX_ATTEMPTS = 1000  # puzzles drawn per requested one before a difficulty is given up
@@ -178,7 +178,7 @@ def generate_puzzle(n: int, rng: random.Random, *, backend: str | None = None,
 
 def uniqueness_backend(name: str | None = None):
     """The backend the generator asks: ``name``, else the fastest registered one."""
-    from search.registry import kind
+    from search.core.registry import kind
 
     futoshiki = kind("futoshiki")
     if name is None:

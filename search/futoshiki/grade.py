@@ -36,7 +36,7 @@ at the grade below).
 
 from __future__ import annotations
 
-from search.core import Status
+from search.core.contract import Status
 from search.futoshiki.model import Futoshiki
 from search.futoshiki.propagate import Engine, PropagateBackend
 from search.futoshiki.verify import verify

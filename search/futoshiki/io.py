@@ -20,9 +20,9 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from search.core import InputError
+from search.core.contract import InputError
+from search.core.limits import check_cells
 from search.futoshiki.model import Cell, Futoshiki, Solution
-from search.limits import check_cells
 
 _ROW_SEPARATORS = {"|": 0, "<": -1, ">": 1}  # sign of left relative to right
 _COLUMN_RELATIONS = {"-": 0, "^": -1, "v": 1, "V": 1}  # sign of upper relative to lower
@@ -57,7 +57,7 @@ def parse(text: str, source: str = "<input>") -> Futoshiki:
 
     fmt = sniff_format(text)
     if fmt is None:
-        from search.registry import furthest
+        from search.core.registry import furthest
 
         raise furthest({"seed": parse_seed, **READERS}, text, source,
                        "not a Futoshiki file in any known format",

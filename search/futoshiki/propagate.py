@@ -39,7 +39,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from search.core import (
+from search.core.contract import (
     CountResult,
     Deadline,
     LimitReached,

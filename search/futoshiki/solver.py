@@ -13,7 +13,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from search.core import Deadline, SolveResult, Status
+from search.core.contract import Deadline, SolveResult, Status
 from search.futoshiki.backend import FutoshikiBackend
 from search.futoshiki.io import format_square
 from search.futoshiki.model import Futoshiki, Solution

@@ -1,11 +1,11 @@
 """``gridcp bench``: sweeps of instance x backend x task, one process per run,
 one JSON line per finished run, resumable; ``--suite NAME`` runs a benchmark
-suite (``search.suites``), ``--report DIR`` writes its tables and plots.
+suite (``search.lab.suites``), ``--report DIR`` writes its tables and plots.
 
 The runs go to a ``concurrent.futures.Executor``: a local process pool, or a
 Dask distributed cluster (``--dask tcp://HOST:8786``, the ``dist`` extra).
 Either way the unit of work is ``run_isolated(spec) -> record``, plain dicts
-in and out: it starts ``python -m search.sweep_child`` with a memory cap,
+in and out: it starts ``python -m search.lab.sweep_child`` with a memory cap,
 kills it at the time limit plus a grace, and turns a crash into an ERROR
 record instead of the end of the sweep.  Only this process writes the
 results file, one line per finished run, so an interrupted sweep loses at
@@ -42,15 +42,15 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from search.arguments import USAGE, YES, add_comparison_command, at_least, positive, version
-from search.core import GridcpError, Status
-from search.harness import TASKS, load_instances, with_backends
-from search.manifest import listed_rules, with_defaults
-from search.outputs import out_dir, out_file
-from search.registry import PuzzleKind, load, read_text
-from search.sweep_child import PARENT_ENV, die_with_parent
+from search.app.arguments import USAGE, YES, add_comparison_command, at_least, positive, version
+from search.app.manifest import listed_rules, with_defaults
+from search.core.contract import GridcpError, Status
+from search.core.outputs import out_dir, out_file
+from search.core.registry import PuzzleKind, load, read_text
+from search.lab.crosscheck import TASKS, load_instances, with_backends
+from search.lab.sweep_child import PARENT_ENV, die_with_parent
 
-ROOT = Path(__file__).resolve().parent.parent  # the folder that holds the package
+ROOT = Path(__file__).resolve().parents[2]  # the folder that holds the package
 DEFAULT_TIME_LIMIT = 10.0
 DEFAULT_MEMORY_MB = 4096
 DEFAULT_GRACE = 5.0  # seconds past the time limit before a run is killed
@@ -81,7 +81,7 @@ def run_isolated(spec: dict[str, Any]) -> dict[str, Any]:
     record.update({k: spec[k] for k in ("expected",) if k in spec})
     start = time.perf_counter()
     try:
-        proc = subprocess.Popen([sys.executable, "-m", "search.sweep_child"], cwd=ROOT,
+        proc = subprocess.Popen([sys.executable, "-m", "search.lab.sweep_child"], cwd=ROOT,
                                 env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, text=True, start_new_session=True)
     except OSError as error:  # no process to be had (too many, no memory): this run fails
@@ -176,7 +176,7 @@ class Choice:
 
     def offers(self, kind_: PuzzleKind, task: str) -> bool:
         if self.peer:
-            from search.peers import PEERS
+            from search.lab.peers import PEERS
 
             adapter = PEERS[dict(self.peer)["name"]]
             return adapter.puzzle == kind_.name and task in adapter.calls
@@ -188,7 +188,7 @@ def choices(kind_: PuzzleKind, entries: list[Any] | None, peers: dict[str, str],
     """The backends a list names for this puzzle: names, ``NAME=module:Class``,
     peers (an absent one goes to ``skipped`` with the reason) and variants
     ``{name, backend, options}``; names the puzzle lacks are left out."""
-    from search.peers import PEERS, locate
+    from search.lab.peers import PEERS, locate
 
     if entries is None:
         return kind_, [Choice(name, name) for name in kind_.backends]
@@ -265,7 +265,7 @@ def plan(paths: list[str], *, puzzle: str | None, backends: list[str] | None,
     folder or above) runs under each rule set listed for it instead.  Peers
     that are not found go to ``skipped`` with the reason.
     """
-    from search.suites import Instance
+    from search.lab.suites import Instance
 
     skipped = {} if skipped is None else skipped
     limits = {"time_limit": time_limit, "memory_limit": memory_limit, "grace": grace}
@@ -285,7 +285,7 @@ def plan(paths: list[str], *, puzzle: str | None, backends: list[str] | None,
 def plan_suite(suite: Any, sample: int | None = None, time_limit: float | None = None
                ) -> tuple[list[dict[str, Any]], dict[str, str]]:
     """Every run of a suite, and the peers it skips (name -> why)."""
-    from search.suites import instances
+    from search.lab.suites import instances
 
     specs: list[dict[str, Any]] = []
     skipped: dict[str, str] = {}
@@ -532,7 +532,7 @@ def _command(args: argparse.Namespace) -> str:
 
 
 def list_suites() -> int:
-    from search.suites import available, load_suite
+    from search.lab.suites import available, load_suite
 
     for path in available():
         suite = load_suite(str(path))
@@ -566,7 +566,7 @@ def run_bench(args: argparse.Namespace) -> int:
         raise GridcpError("--jobs and --time-limit must be positive")
     skipped: dict[str, str] = {}
     if args.suite:
-        from search.suites import load_suite
+        from search.lab.suites import load_suite
 
         if args.files:
             raise GridcpError("give FILE|DIR arguments or --suite, not both")
@@ -606,7 +606,7 @@ def run_bench(args: argparse.Namespace) -> int:
     print(f"{len(specs)} runs: {len(records)} new ({counts or 'none'}), "
           f"{len(specs) - len(records)} already in {out}")
     if args.report:
-        from search.report import write_report
+        from search.lab.report import write_report
 
         write_report(out, Path(args.report), suite=args.suite)
     return YES

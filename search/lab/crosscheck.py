@@ -8,7 +8,7 @@ what was found), so backends agree when all the bounds meet.  Check verdicts
 must agree among themselves, and their evidence must verify.  Where the
 puzzle has exactly one solution, every returned solution must also have the
 same canonical key.  With ``--random`` the instances are generated and, when
-tiny, a brute-force oracle (``search.oracles``) answers too.
+tiny, a brute-force oracle (``search.lab.oracles``) answers too.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from search.arguments import (
+from search.app.arguments import (
     USAGE,
     add_comparison_command,
     add_memory_argument,
@@ -32,9 +32,9 @@ from search.arguments import (
     rule_variants,
     worst,
 )
-from search.core import GridcpError, InputError, Status, Unsupported
-from search.limits import Overtime, check_cells, watchdog
-from search.registry import PuzzleKind, instance_files, kind, kinds, load, load_puzzle
+from search.core.contract import GridcpError, InputError, Status, Unsupported
+from search.core.limits import Overtime, check_cells, watchdog
+from search.core.registry import PuzzleKind, instance_files, kind, kinds, load, load_puzzle
 
 if TYPE_CHECKING:
     import argparse
@@ -334,7 +334,7 @@ def crosscheck(kind_: PuzzleKind, puzzle: Any, source: str, *, time_limit: float
 
 def oracle_outcome(puzzle_name: str, puzzle: Any) -> Outcome:
     """The brute-force count as an answer, with the key when there is one solution."""
-    from search.oracles import ORACLES
+    from search.lab.oracles import ORACLES
 
     start, keys, n = time.perf_counter(), [], 0
     kind_, solutions = kind(puzzle_name), ORACLES[puzzle_name].solutions
@@ -387,7 +387,7 @@ def parse_sizes(text: str | None, default: tuple[int, int]) -> list[tuple[int, i
 def random_instances(puzzle: str, n: int, sizes: str | None, seed: int
                      ) -> Iterator[tuple[str, Any]]:
     """(name, puzzle) of n instances; instance i depends on (seed, i) alone."""
-    from search.oracles import ORACLES
+    from search.lab.oracles import ORACLES
 
     if puzzle not in ORACLES:
         raise GridcpError(f"--random has no generator for {puzzle} "
@@ -410,7 +410,7 @@ def run_crosscheck(args: argparse.Namespace) -> int:
             raise GridcpError("--random needs --puzzle")
         if args.files:
             raise GridcpError("give FILE|DIR arguments or --random, not both")
-        from search.oracles import ORACLES
+        from search.lab.oracles import ORACLES
 
         kind_ = kind(args.puzzle)
         # A rule flag sets the rules of every instance; without one, the generator's mix stays.

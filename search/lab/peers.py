@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
-from search.core import InputError, Status
+from search.core.contract import InputError, Status
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 
@@ -184,7 +184,7 @@ def locate(name: str, configured: str | None) -> tuple[str | None, str]:
     if given:
         where = f"${variable}"
     elif configured:
-        from search.suites import beside
+        from search.lab.suites import beside
 
         given = str(beside(configured))
         where = "the suite's [peers] table"
@@ -244,7 +244,7 @@ def run_peer(peer: dict[str, str], kind_: Any, puzzle: Any, task: str,
         problems = kind_.call("verify", puzzle, answer.solution)
         if problems:
             return {**record, "status": "ERROR", "message": f"invalid solution: {problems[0]}"}
-        from search.sweep_child import _digest
+        from search.lab.sweep_child import _digest
 
         record["key"] = _digest(kind_.call("key", puzzle, answer.solution))
     return record
@@ -252,7 +252,7 @@ def run_peer(peer: dict[str, str], kind_: Any, puzzle: Any, task: str,
 
 def _die_with_us() -> None:
     """In the peer's process, before exec: the kernel kills it when the run ends."""
-    from search.sweep_child import die_with_parent
+    from search.lab.sweep_child import die_with_parent
 
     die_with_parent(watch=False)
 

@@ -26,12 +26,12 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from search.arguments import YES
-from search.bench import read_results, read_sweeps, run_key
-from search.core import GridcpError
-from search.manifest import labelled
-from search.outputs import out_dir
-from search.registry import read_text
+from search.app.arguments import YES
+from search.app.manifest import labelled
+from search.core.contract import GridcpError
+from search.core.outputs import out_dir
+from search.core.registry import read_text
+from search.lab.bench import read_results, read_sweeps, run_key
 
 ANSWERED = {"SOLVED", "UNSAT", "UNIQUE", "MULTIPLE", "COUNTED", "INVALID"}
 Record = dict[str, Any]
@@ -457,7 +457,7 @@ def write_report(path: Path, out: Path, *, pair: tuple[str, str] | None = None,
     suite = suite or next((s["suite"] for s in reversed(sweeps) if s.get("suite")), None)
     by: tuple[str, ...] = ()
     if suite:
-        from search.suites import load_suite
+        from search.lab.suites import load_suite
 
         settings = load_suite(suite).report
         by = tuple(settings.get("by", ()))

@@ -35,7 +35,7 @@ the checkout (the folder that holds ``benchmarks/``)::
     # backends, tasks, rules, time_limit, memory_limit here override the defaults
 
 A backend is a registered name, ``NAME=package.module:Class``, a peer
-(``search.peers``), or a variant ``{name = "greedy", backend = "search",
+(``search.lab.peers``), or a variant ``{name = "greedy", backend = "search",
 options = {method = "greedy"}}``.
 """
 
@@ -51,9 +51,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from search.core import GridcpError, InputError
+from search.core.contract import GridcpError, InputError
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SUITES = ROOT / "benchmarks"
 TOP_KEYS = {"description", "needs", "backends", "tasks", "rules", "time_limit",
             "memory_limit", "grace", "peers", "report", "instances"}
@@ -78,7 +78,7 @@ class Instance:
     index: int | None = None  # its place in a collection
 
     def known(self, task: str, rules: dict[str, Any]) -> str | None:
-        from search.manifest import labelled
+        from search.app.manifest import labelled
 
         return self.expected.get(labelled(task, rules), self.expected.get(task))
 
@@ -213,8 +213,8 @@ def _shown(path: Path) -> str:
 
 
 def _files(suite: Suite, entry: dict[str, Any]) -> Iterator[Instance]:
-    from search.harness import load_instances
-    from search.registry import read_text
+    from search.core.registry import read_text
+    from search.lab.crosscheck import load_instances
 
     paths = []
     for pattern in entry["paths"]:
@@ -238,7 +238,7 @@ LABELS = {"SOLVABLE": {"solve": "SOLVED", "check": "SOLVABLE"},
 
 
 def _collection(suite: Suite, entry: dict[str, Any]) -> Iterator[Instance]:
-    from search.registry import detect, read_text
+    from search.core.registry import detect, read_text
 
     path = beside(entry["collection"])
     text = read_text(path)
@@ -294,7 +294,7 @@ def _with_known(instance: Instance, known: dict[tuple[Path, int], dict[str, str]
 
 
 def _many(kind_: Any, text: str, source: str) -> list[Any]:
-    from search.registry import load
+    from search.core.registry import load
 
     try:
         parse_many = load(f"search.{kind_.name}.io:parse_many")
@@ -322,26 +322,26 @@ def _lianliankan_seed(width: int, height: int, seed: int, pictures: int = 20,
 
 
 def _numberlink_seed(width: int, height: int, seed: int) -> Any:
-    from search.numberlink.generate import seed_board
+    from search.pipelines.numberlink_generate import seed_board
 
     return seed_board(height, width, seed)[0]
 
 
 def _numberlink_well_designed(width: int, height: int, seed: int) -> Any:
-    from search.numberlink.generate import well_designed
+    from search.pipelines.numberlink_generate import well_designed
 
     return well_designed(height, width, seed)[0]
 
 
 def _numberlink_random(width: int, height: int, seed: int) -> Any:
-    from search.oracles import random_numberlink
+    from search.lab.oracles import random_numberlink
 
     return random_numberlink(height, width, random.Random(seed))
 
 
 def _futoshiki_random(width: int, height: int, seed: int, givens: float = 0.2,
                       relations: float = 0.3) -> Any:
-    from search.oracles import random_futoshiki
+    from search.lab.oracles import random_futoshiki
 
     return random_futoshiki(width, random.Random(seed), givens, relations)
 
@@ -369,8 +369,8 @@ def seeds_of(value: Any, where: str) -> list[int]:
 
 
 def _generated(entry: dict[str, Any], suite: Suite, sample: int | None) -> Iterator[Instance]:
-    from search.harness import parse_sizes
-    from search.registry import kind
+    from search.core.registry import kind
+    from search.lab.crosscheck import parse_sizes
 
     name = entry["generator"]
     if name not in GENERATORS:

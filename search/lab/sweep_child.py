@@ -1,13 +1,13 @@
-"""One run of a sweep, alone in its own process: ``python -m search.sweep_child``.
+"""One run of a sweep, alone in its own process: ``python -m search.lab.sweep_child``.
 
 It reads the run (a JSON object: instance name and text, puzzle, backend,
 task, rules, time_limit, memory_limit in MB) on stdin, caps its address
-space, runs the task through ``search.harness.run_task`` (so every solution
+space, runs the task through ``search.lab.crosscheck.run_task`` (so every solution
 is verified) and writes one JSON object on stdout.  The instance travels as
 text, not as a path, so that a Dask worker on another machine can run it.
 A backend that does not support the run (a rule variant it does not model)
 gives ERROR with ``"unsupported": true``.  A peer tool (``spec["peer"]``)
-runs through its adapter in ``search.peers``.  It imports only what the run
+runs through its adapter in ``search.lab.peers``.  It imports only what the run
 needs: the CP-SAT backends bring OR-Tools, the others never load it.
 
 The process dies with its parent (``die_with_parent``): a sweep killed with
@@ -65,10 +65,10 @@ def limit_memory(megabytes: float | None) -> None:
 
 
 def run(spec: dict[str, Any]) -> dict[str, Any]:
-    from search.core import Unsupported
-    from search.harness import run_task, with_backends
-    from search.manifest import with_defaults
-    from search.registry import kind, load
+    from search.app.manifest import with_defaults
+    from search.core.contract import Unsupported
+    from search.core.registry import kind, load
+    from search.lab.crosscheck import run_task, with_backends
 
     start = time.perf_counter()
     kind_ = kind(spec["puzzle"])
@@ -80,7 +80,7 @@ def run(spec: dict[str, Any]) -> dict[str, Any]:
     parsed = time.perf_counter()
     timing = {"parse_wall": round(parsed - start, 6)}
     if spec.get("peer"):
-        from search.peers import run_peer
+        from search.lab.peers import run_peer
 
         return {**run_peer(spec["peer"], kind_, puzzle, spec["task"], spec["time_limit"]),
                 **timing, "import_wall": 0.0}

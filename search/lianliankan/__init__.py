@@ -1,8 +1,8 @@
 """Lianliankan (Shisen-Sho, Onet): clear a board of tiles by removing pairs of
 equal pictures joined by a line of at most two turns through empty cells."""
 
-from search.limits import turns
-from search.puzzlekind import Option, PuzzleKind
+from search.core.limits import turns
+from search.core.puzzlekind import Option, PuzzleKind
 
 _IO = "search.lianliankan.io"
 _RULES = "search.lianliankan.rules"

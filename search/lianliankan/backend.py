@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from search.core import Backend, CheckReport, Status
+from search.core.contract import Backend, CheckReport, Status
 from search.lianliankan.model import Board, Solution
 
 VERDICTS = {Status.SOLVED: (True, "SOLVABLE"), Status.UNSAT: (False, "UNSOLVABLE")}

@@ -28,12 +28,12 @@ import sys
 import time
 from typing import Any
 
-from search.core import GridcpError, Status
+from search.core.contract import GridcpError, Status
+from search.core.limits import MAX_TURNS, check_cells, turns
+from search.core.outputs import out_dir
 from search.lianliankan.io import format_board
 from search.lianliankan.model import Board, Grid
 from search.lianliankan.paths import WALL, Field
-from search.limits import MAX_TURNS, check_cells, turns
-from search.outputs import out_dir
 
 SEED_SIZE = (20, 20)
 FULL_SIZE = (18, 8)

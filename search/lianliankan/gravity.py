@@ -45,7 +45,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-from search.core import Deadline
+from search.core.contract import Deadline
 from search.lianliankan.deadend import never_cleared
 from search.lianliankan.model import Board, Move
 from search.lianliankan.paths import Field

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from search.core import Deadline
+from search.core.contract import Deadline
 from search.lianliankan.io import format_seed
 from search.lianliankan.model import Board, Move
 from search.lianliankan.paths import Field

@@ -26,9 +26,9 @@ import re
 from collections import Counter
 from typing import Any
 
-from search.core import InputError
+from search.core.contract import InputError
+from search.core.limits import TooLarge, check_cells
 from search.lianliankan.model import Board, Cell, Move, Solution
-from search.limits import TooLarge, check_cells
 
 # ---------------------------------------------------------------- boards
 

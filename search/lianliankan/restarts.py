@@ -4,8 +4,8 @@ long a dive takes varies wildly with its early choices)."""
 
 from __future__ import annotations
 
-from search.core import Deadline, LimitReached
-from search.luby import luby
+from search.core.contract import Deadline, LimitReached
+from search.core.luby import luby
 
 
 class OverBudget(Exception):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from search.core import InputError
+from search.core.contract import InputError
 from search.lianliankan.model import Board
 
 

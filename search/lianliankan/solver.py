@@ -44,7 +44,7 @@ from dataclasses import dataclass
 from operator import itemgetter
 from typing import Any, ClassVar
 
-from search.core import (
+from search.core.contract import (
     Deadline,
     LimitReached,
     SolveResult,

@@ -3,7 +3,7 @@
 ``KIND`` tells the command line and the harness where everything lives.
 """
 
-from search.puzzlekind import Option, PuzzleKind
+from search.core.puzzlekind import Option, PuzzleKind
 
 _HERE = "search.numberlink"
 
@@ -23,7 +23,7 @@ KIND = PuzzleKind(
         "frontier": f"{_HERE}.frontier:FrontierBackend",
         "links": f"{_HERE}.links:LinksBackend",
         "auto": f"{_HERE}.auto:AutoBackend",
-        "sat": "cpmodels.numberlink_sat:SatBackend",
+        "sat": "cpmodels.numberlink.sat:SatBackend",
     },
     # solve: by the size of the board (auto.py), so that small boards never load OR-Tools
     defaults={"solve": "auto", "check": "frontier", "count": "frontier"},
@@ -34,10 +34,10 @@ KIND = PuzzleKind(
     ),
     rules_of=f"{_HERE}:rules_of",
     apply_options=f"{_HERE}:apply_options",
-    check=f"{_HERE}.check:check",
+    check="search.pipelines.numberlink_check:check",
     differences=f"{_HERE}.verify:differences",
-    generate=f"{_HERE}.generate:generate",
-    add_generate_arguments=f"{_HERE}.generate:add_generate_arguments",
+    generate="search.pipelines.numberlink_generate:generate",
+    add_generate_arguments="search.pipelines.numberlink_generate:add_generate_arguments",
     describe=f"{_HERE}.io:describe",
     writers={"seed": (f"{_HERE}.io:format_puzzle", ".txt")},
 )

@@ -24,7 +24,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from search.core import Deadline, SolveResult, Status, add_effort
+from search.core.contract import Deadline, SolveResult, Status, add_effort
 from search.numberlink.backend import NumberlinkBackend
 from search.numberlink.model import Numberlink
 from search.numberlink.route import ROUNDS, route

@@ -1,7 +1,7 @@
 """The base of every Numberlink backend: what ``check`` means for Numberlink.
 
 A Numberlink is well-designed when it has exactly one lenient solution and
-that solution covers every open cell (``search.numberlink.check``); a
+that solution covers every open cell (``search.pipelines.numberlink_check``); a
 backend's check answers that question with this backend alone.
 """
 
@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from search.core import CALLS, Backend, CheckReport
-from search.numberlink import check
+from search.core.contract import CALLS, Backend, CheckReport
+from search.numberlink import KIND
 from search.numberlink.model import Numberlink, Solution
 
 
@@ -20,4 +20,4 @@ class NumberlinkBackend(Backend[Numberlink, Solution]):
 
     def check(self, puzzle: Numberlink, *, time_limit: float | None = None) -> CheckReport:
         self.offers("check")
-        return check.check(puzzle, backend=self, time_limit=time_limit)
+        return KIND.call("check", puzzle, backend=self, time_limit=time_limit)

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from search.core import Deadline, LimitReached, Status, add_effort
+from search.core.contract import Deadline, LimitReached, Status, add_effort
 from search.numberlink.model import Numberlink, Pair, Solution
 
 # (shape, size), cheapest first: a window of k rows or columns is a

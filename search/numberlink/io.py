@@ -19,8 +19,8 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from search.core import InputError
-from search.limits import TooLarge, check_cells
+from search.core.contract import InputError
+from search.core.limits import TooLarge, check_cells
 from search.numberlink.model import Cell, Numberlink, Pair, Solution
 
 SOLID = "X"  # how the seed's format writes a blocked cell

@@ -41,8 +41,8 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from search.core import Deadline, LimitReached, SolveResult, Status
-from search.limits import allow_recursion
+from search.core.contract import Deadline, LimitReached, SolveResult, Status
+from search.core.limits import allow_recursion
 from search.numberlink.backend import NumberlinkBackend
 from search.numberlink.model import Numberlink, Solution
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import heapq
 
-from search.core import Deadline
+from search.core.contract import Deadline
 from search.numberlink.model import Cell, Numberlink, Solution
 
 HUG = 0.15  # extra cost per label-free neighbour: paths hug walls and labels

@@ -32,8 +32,8 @@ import time
 from collections.abc import Generator, Iterator
 from dataclasses import dataclass
 
-from search.core import Deadline, LimitReached, SolveResult, Status
-from search.limits import allow_recursion
+from search.core.contract import Deadline, LimitReached, SolveResult, Status
+from search.core.limits import allow_recursion
 from search.numberlink.backend import NumberlinkBackend
 from search.numberlink.model import Numberlink, Solution
 

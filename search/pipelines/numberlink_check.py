@@ -42,7 +42,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from search.core import (
+from search.core.contract import (
     Backend,
     CheckReport,
     Deadline,
@@ -50,9 +50,9 @@ from search.core import (
     Status,
     add_effort,
 )
-from search.limits import allow_recursion
+from search.core.limits import allow_recursion
 from search.numberlink.detour import WINDOWS, Shape, detour
-from search.numberlink.frontier_board import TooWide
+from search.numberlink.frontier.board import TooWide
 from search.numberlink.model import Numberlink, Solution
 from search.numberlink.verify import covers, touches_itself, verify
 

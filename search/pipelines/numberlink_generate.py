@@ -23,11 +23,11 @@ import sys
 import time
 from pathlib import Path
 
-from search.core import GridcpError
-from search.limits import check_cells
+from search.core.contract import GridcpError
+from search.core.limits import check_cells
+from search.core.outputs import out_dir
 from search.numberlink.io import format_puzzle, format_solution, make_puzzle
 from search.numberlink.model import Cell, Numberlink, Solution
-from search.outputs import out_dir
 
 # The article's direction order: up, left, down, right; a scan starts at a random one.
 DIRECTIONS = ((-1, 0), (0, -1), (1, 0), (0, 1))
@@ -280,7 +280,7 @@ def _emit(puzzle: Numberlink, solution: Solution, seed: int, out: Path | None,
 
 def _seed_share(height: int, width: int, seed: int, count: int, backend: str,
                 as_json: bool) -> int:
-    from search.numberlink.check import check
+    from search.pipelines.numberlink_check import check
 
     good, reasons = 0, {}
     start = time.perf_counter()

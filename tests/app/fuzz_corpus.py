@@ -5,7 +5,7 @@ Nothing here is stored: ``cases()`` describes each input and ``materialise``
 writes its files into a folder, so large boards cost no repository space.
 ``run`` executes one case as the user would (``python -m search ...``) in a
 child process capped by an address-space limit, and measures its wall time and
-peak memory.  ``python tests/fuzz_corpus.py [--slow]`` prints the figures of
+peak memory.  ``python tests/tests.app.fuzz_corpus.py [--slow]`` prints the figures of
 docs/reliability.md.
 """
 
@@ -22,7 +22,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 ADDRESS_SPACE_MB = 3072  # the child's hard cap (OR-Tools' threads reserve address space)
 YES, NO, USAGE, UNDECIDED, BUG = 0, 1, 2, 3, 4
 

@@ -8,10 +8,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
 
-from search.cli import main
-from search.registry import kind
+from search.app.cli import main
+from search.core.registry import kind
+from tests.conftest import ROOT
 
 GOOD = """3
 0 | 0 < 0
@@ -145,7 +145,7 @@ def test_a_method_picks_the_backend_that_has_it(good: Path, capsys) -> None:
 
 
 def test_rule_flag_of_another_puzzle_is_refused(good: Path, capsys) -> None:
-    from search.arguments import all_rule_options
+    from search.app.arguments import all_rule_options
 
     own = {option.dest for option in kind("futoshiki").options}
     flag = next(o.flags[0] for o in all_rule_options() if o.dest not in own)

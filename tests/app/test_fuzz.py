@@ -1,4 +1,4 @@
-"""The hostile-input corpus: every case of ``fuzz_corpus.py`` run as a user would run
+"""The hostile-input corpus: every case of ``tests.app.fuzz_corpus.py`` run as a user would run
 it, in a child process under an address-space cap.  Each must give its exit code
 (2 for every bad input, with one line naming the file or option and the problem),
 no traceback, an end within its --time-limit (plus a margin for a loaded machine)
@@ -9,7 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from fuzz_corpus import SEED3, cases, problems, run
+
+from tests.app.fuzz_corpus import SEED3, cases, problems, run
 
 PEAK_MB = 1024
 
@@ -40,9 +41,8 @@ def test_corpus_covers_the_issue() -> None:
 def test_version_is_the_package_version(capsys) -> None:
     import tomllib
 
-    from conftest import ROOT
-
-    from search.cli import main
+    from search.app.cli import main
+    from tests.conftest import ROOT
 
     with pytest.raises(SystemExit) as stop:
         main(["--version"])
@@ -52,7 +52,7 @@ def test_version_is_the_package_version(capsys) -> None:
 
 def test_a_bug_is_exit_4_in_one_line_and_a_traceback_with_debug(tmp_path: Path, capsys,
                                                                  monkeypatch) -> None:
-    from search import cli
+    from search.app import cli
 
     board = tmp_path / "p.llk"
     board.write_text("1 1\n")
@@ -70,7 +70,7 @@ def test_a_bug_is_exit_4_in_one_line_and_a_traceback_with_debug(tmp_path: Path, 
 
 def test_out_of_memory_in_a_task_is_a_limit_answer(tmp_path: Path, capsys,
                                                    monkeypatch) -> None:
-    from search import cli
+    from search.app import cli
 
     board = tmp_path / "p.fut"
     board.write_text(SEED3)

@@ -1,10 +1,10 @@
-"""search.core: the time budget and the effort sums every backend shares."""
+"""search.core.contract: the time budget and the effort sums every backend shares."""
 
 from __future__ import annotations
 
 import time
 
-from search.core import Deadline, add_effort
+from search.core.contract import Deadline, add_effort
 
 
 def test_deadline_remaining_at_most():

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from search.core import InputError
-from search.registry import detect, harmless, kind
+from search.core.contract import InputError
+from search.core.registry import detect, harmless, kind
 
 PUZZLES = ("futoshiki", "numberlink", "lianliankan")
 # The characters the formats are made of, so that texts get past the first line.

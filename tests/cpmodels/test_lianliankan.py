@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from cpmodels.lianliankan import CpSatBackend, candidate_lines, reached
-from cpmodels.lianliankan_cores import deadlock_cores
-from search.core import Status, Unsupported
+from cpmodels.lianliankan.cores import deadlock_cores
+from search.core.contract import Status, Unsupported
 from search.lianliankan.model import Board, Cell
 from search.lianliankan.verify import verify
 
@@ -324,9 +324,9 @@ def test_full_8x6_boards_agree_with_the_search_backend() -> None:
 
 
 def _manifest_solve_rows() -> list:
-    from search.manifest import read_manifest
+    from search.app.manifest import read_manifest
 
-    path = Path(__file__).resolve().parent.parent / "instances" / "lianliankan" / "manifest.tsv"
+    path = Path(__file__).resolve().parents[2] / "instances" / "lianliankan" / "manifest.tsv"
     if not path.exists():
         return []
     rows = read_manifest(path)

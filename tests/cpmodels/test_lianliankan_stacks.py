@@ -1,4 +1,4 @@
-"""CP-SAT under gravity on packed boards (``cpmodels.lianliankan_stacks``):
+"""CP-SAT under gravity on packed boards (``cpmodels.lianliankan.stacks``):
 brute force on small boards of both ring settings, the time-expanded model,
 the order of removals in one column, and the search on full 8 x 6 boards;
 and the pairs the relaxation keeps apart without gravity."""
@@ -9,11 +9,11 @@ import random
 from collections import Counter
 
 import pytest
-from lianliankan_oracle import clearable
 
 from cpmodels.lianliankan import CpSatBackend
-from cpmodels.lianliankan_stacks import StackModel, packed
-from search.core import Status
+from cpmodels.lianliankan.stacks import StackModel, packed
+from search.core.contract import Status
+from search.lab.oracles.lianliankan import clearable
 from search.lianliankan.generate import full_fill
 from search.lianliankan.model import Board, Grid
 from search.lianliankan.solver import SearchBackend, dead_pairs

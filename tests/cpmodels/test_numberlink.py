@@ -5,10 +5,10 @@ from __future__ import annotations
 import random
 
 from cpmodels.numberlink import CpSatBackend
-from search.numberlink.generate import seed_board
+from search.lab.oracles import numberlink_solutions, random_numberlink
 from search.numberlink.model import Cell, Numberlink, Solution
 from search.numberlink.verify import covers, touches_itself
-from search.oracles import numberlink_solutions, random_numberlink
+from search.pipelines.numberlink_generate import seed_board
 
 
 def shortens(puzzle: Numberlink, solution: Solution) -> bool:

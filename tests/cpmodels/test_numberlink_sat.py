@@ -11,11 +11,10 @@ import pytest
 
 pytest.importorskip("ortools")
 
-from numberlink_oracle import brute_count, random_board  # noqa: E402
-
 from cpmodels.numberlink import detours  # noqa: E402
-from cpmodels.numberlink_sat import LinkModel, SatBackend, colours  # noqa: E402
-from search.core import Status  # noqa: E402
+from cpmodels.numberlink.sat import LinkModel, SatBackend, colours  # noqa: E402
+from search.core.contract import Status  # noqa: E402
+from search.lab.oracles.numberlink import brute_count, random_board  # noqa: E402
 from search.numberlink import KIND  # noqa: E402
 from search.numberlink.io import parse  # noqa: E402
 from search.numberlink.model import Numberlink, Pair  # noqa: E402
@@ -117,7 +116,7 @@ def test_auto_hands_a_large_lenient_board_to_sat_when_the_quick_answers_fail():
 @pytest.mark.slow
 @pytest.mark.parametrize("board", ["Q15", "Q17"])
 def test_the_adc_2015_spirals_are_solved(board):
-    root = Path(__file__).resolve().parents[1] / "instances" / "numberlink" / "adc2015"
+    root = Path(__file__).resolve().parents[2] / "instances" / "numberlink" / "adc2015"
     puzzle = parse((root / f"{board}.txt").read_text()).lenient()
     found = SatBackend(work=60).solve(puzzle)
     assert found.status is Status.SOLVED and verify(puzzle, found.solution) == []

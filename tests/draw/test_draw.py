@@ -18,13 +18,13 @@ from pathlib import Path
 
 import pytest
 
-from search.cli import main
+from search.app.cli import main
+from search.core.registry import instance_files, load_puzzle
 from search.draw import figure, solution_svg, svg, write
 from search.draw.colours import colour
 from search.draw.lianliankan import states, tiles
 from search.draw.page import page
 from search.draw.svg import to_string
-from search.registry import instance_files, load_puzzle
 from tests.conftest import INSTANCES
 
 EVERY = [str(p.relative_to(INSTANCES)) for p in instance_files([INSTANCES])]
@@ -222,7 +222,7 @@ def test_each_rule_set_of_the_manifest_draws_its_own_picture(tmp_path, capsys):
 
 
 def test_other_commands_do_not_load_the_drawing_code():
-    code = ("import sys; from search.cli import build_parser; build_parser(['solve', 'x']); "
+    code = ("import sys; from search.app.cli import build_parser; build_parser(['solve', 'x']); "
             "print(sorted(m for m in sys.modules if m.startswith('search.draw')))")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          cwd=INSTANCES.parent, check=True)

@@ -6,15 +6,15 @@ from __future__ import annotations
 import random
 
 import pytest
-from conftest import INSTANCES, backend_names
-from futoshiki_oracle import brute_force_count, random_puzzle
 
-from search.core import Status, Unsupported
+from search.app.manifest import read_manifest
+from search.core.contract import Status, Unsupported
+from search.core.registry import kind
 from search.futoshiki.io import parse
 from search.futoshiki.model import Futoshiki
 from search.futoshiki.verify import verify
-from search.manifest import read_manifest
-from search.registry import kind
+from search.lab.oracles.futoshiki import brute_force_count, random_puzzle
+from tests.conftest import INSTANCES, backend_names
 
 BACKENDS = backend_names("futoshiki")
 FAST = {"propagate", "count-dp"}  # engines that count 161,280 in well under a second

@@ -1,4 +1,4 @@
-"""The value-layer plan of ``count-dp`` (``search.futoshiki.layerdp``): brute
+"""The value-layer plan of ``count-dp`` (``search.futoshiki.countdp.layers``): brute
 force, identities, agreement with the row plan, and the plan choice."""
 
 from __future__ import annotations
@@ -7,15 +7,16 @@ import random
 
 import numpy as np
 import pytest
-from futoshiki_oracle import brute_force_count, random_puzzle
-from test_futoshiki_count import LATIN, clues, reversed_values
 
-from search.core import Status, Unsupported
-from search.futoshiki import layerdp, rowdp
+from search.core.contract import Status, Unsupported
 from search.futoshiki.countdp import CountDPBackend, count_dp, plans
+from search.futoshiki.countdp import layers as layerdp
+from search.futoshiki.countdp import rows as rowdp
+from search.futoshiki.countdp.rows import StateSpaceTooLarge
 from search.futoshiki.model import Futoshiki
 from search.futoshiki.propagate import Engine
-from search.futoshiki.rowdp import StateSpaceTooLarge
+from search.lab.oracles.futoshiki import brute_force_count, random_puzzle
+from tests.futoshiki.test_countdp_rows import LATIN, clues, reversed_values
 
 
 def _units(puzzle: Futoshiki, turn: bool) -> int:

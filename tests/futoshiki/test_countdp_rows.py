@@ -1,4 +1,4 @@
-"""The exact counter behind ``count-dp`` (``search.futoshiki.rowdp``): known
+"""The exact counter behind ``count-dp`` (``search.futoshiki.countdp.rows``): known
 counts, identities that hold for every puzzle, brute force and the other
 backends."""
 
@@ -7,13 +7,13 @@ from __future__ import annotations
 import random
 
 import pytest
-from futoshiki_oracle import brute_force_count, random_puzzle
 
-from search.core import GridcpError, Status, Unsupported
-from search.futoshiki import rowdp
+from search.core.contract import GridcpError, Status, Unsupported
 from search.futoshiki.countdp import CountDPBackend
+from search.futoshiki.countdp import rows as rowdp
 from search.futoshiki.model import Futoshiki
 from search.futoshiki.propagate import Engine, PropagateBackend
+from search.lab.oracles.futoshiki import brute_force_count, random_puzzle
 
 LATIN = {1: 1, 2: 2, 3: 12, 4: 576, 5: 161280, 6: 812851200, 7: 61479419904000}
 

@@ -8,9 +8,10 @@ import csv
 from pathlib import Path
 
 import pytest
-from conftest import INSTANCES, shared
 
-from search.core import GridcpError, InputError
+from search.app.manifest import read_manifest
+from search.core.contract import GridcpError, InputError
+from search.core.registry import load_puzzle
 from search.futoshiki.formats import (
     READERS,
     WRITERS,
@@ -24,8 +25,7 @@ from search.futoshiki.formats import (
 from search.futoshiki.io import format_seed, parse, parse_seed
 from search.futoshiki.model import Futoshiki, Solution
 from search.futoshiki.verify import verify
-from search.manifest import read_manifest
-from search.registry import load_puzzle
+from tests.conftest import INSTANCES, shared
 
 FOLDER = INSTANCES / "futoshiki"
 NOT_PUZZLES = {"manifest.tsv", "solutions.tsv", "SOURCES.md"}

@@ -9,9 +9,9 @@ import random
 from dataclasses import replace
 
 import pytest
-from conftest import backend_names
 
-from search.core import GridcpError, Status
+from search.core.contract import GridcpError, Status
+from search.core.registry import kind
 from search.futoshiki.generate import (
     clue_order,
     generate,
@@ -24,7 +24,7 @@ from search.futoshiki.grade import GRADES, grade, solved_at
 from search.futoshiki.io import format_seed, parse
 from search.futoshiki.model import Futoshiki, Solution
 from search.futoshiki.verify import verify
-from search.registry import kind
+from tests.conftest import backend_names
 
 BACKENDS = backend_names("futoshiki")
 CASES = [(4, seed) for seed in range(6)] + [(5, seed) for seed in range(4)]

@@ -16,12 +16,10 @@ from dataclasses import replace
 from itertools import permutations
 
 import pytest
-from conftest import INSTANCES, shared
-from futoshiki_oracle import brute_force_count
-from futoshiki_oracle import random_puzzle as random_unequal
 
-from search.cli import main
-from search.core import GridcpError, Status
+from search.app.cli import main
+from search.core.contract import GridcpError, Status
+from search.core.registry import instance_files, kind, load, load_puzzle
 from search.futoshiki import apply_options
 from search.futoshiki.formats import TATHAM_GRADES, format_tatham, parse_tatham
 from search.futoshiki.grade import _forcing_chain, grade, solved_at
@@ -29,7 +27,9 @@ from search.futoshiki.io import parse
 from search.futoshiki.model import Cell, Futoshiki, Solution
 from search.futoshiki.propagate import Engine
 from search.futoshiki.verify import verify
-from search.registry import instance_files, kind, load, load_puzzle
+from search.lab.oracles.futoshiki import brute_force_count
+from search.lab.oracles.futoshiki import random_puzzle as random_unequal
+from tests.conftest import INSTANCES, shared
 
 ADJACENT_BACKENDS = ["search", "propagate", "cpsat"]
 TATHAM = INSTANCES / "futoshiki" / "tatham"

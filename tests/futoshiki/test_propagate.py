@@ -12,16 +12,16 @@ import signal
 from pathlib import Path
 
 import pytest
-from conftest import shared
-from futoshiki_oracle import brute_force_count, random_puzzle
 
-from search.core import Status
+from search.core.contract import Status
 from search.futoshiki import propagate
 from search.futoshiki.countdp import CountDPBackend, count_dp
 from search.futoshiki.io import parse
 from search.futoshiki.model import Futoshiki
 from search.futoshiki.propagate import Engine, PropagateBackend, chain_bounds
 from search.futoshiki.verify import verify
+from search.lab.oracles.futoshiki import brute_force_count, random_puzzle
+from tests.conftest import shared
 
 
 def bits(*values: int) -> int:

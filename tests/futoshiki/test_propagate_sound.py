@@ -15,13 +15,13 @@ from __future__ import annotations
 import random
 
 import pytest
-from futoshiki_oracle import random_puzzle
 
-from search.core import Status
+from search.core.contract import Status
 from search.futoshiki.model import Futoshiki, Solution
 from search.futoshiki.propagate import Engine, PropagateBackend
 from search.futoshiki.verify import verify
-from search.oracles import futoshiki_solutions
+from search.lab.oracles import futoshiki_solutions
+from search.lab.oracles.futoshiki import random_puzzle
 
 
 def all_solutions(puzzle: Futoshiki) -> list[Solution]:

@@ -1,7 +1,7 @@
 """Deliberately broken Futoshiki backends, to show the harness catches them.
 
 Bench runs load them in a child process by dotted path
-(``--backends NAME=test_harness_fakes:Class``), so they live in a module of
+(``--backends NAME=tests.lab.broken_backends:Class``), so they live in a module of
 their own with no test in it.
 """
 
@@ -11,7 +11,7 @@ import os
 import time
 from dataclasses import replace
 
-from search.core import CountResult, LimitReached, SolveResult, Status, Unsupported
+from search.core.contract import CountResult, LimitReached, SolveResult, Status, Unsupported
 from search.futoshiki.model import Solution
 from search.futoshiki.solver import SearchBackend
 

@@ -17,12 +17,12 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
 
-from search.bench import read_results, run_key
-from search.cli import main
+from search.app.cli import main
+from search.lab.bench import read_results, run_key
+from tests.conftest import ROOT
 
-TESTS = Path(__file__).resolve().parent
+TESTS = Path(__file__).resolve().parents[2]  # the checkout: children import tests.lab.broken_backends
 PUZZLES = {  # name -> (text, solutions)
     "a.fut": ("3\n1 | 0 | 0\n- - - - -\n0 | 3 | 0\n- - - - -\n0 | 0 | 2\n", 1),
     "b.fut": ("3\n1 | 0 | 0\n- - - - -\n0 | 0 | 0\n- - - - -\n0 | 0 | 0\n", 4),
@@ -42,7 +42,7 @@ def instances(tmp_path: Path) -> Path:
 
 @pytest.fixture(autouse=True)
 def fakes_importable(monkeypatch) -> None:
-    """Child runs find the fake backends of test_harness_fakes.py."""
+    """Child runs find the fake backends of tests.lab.broken_backends.py."""
     path = os.pathsep.join(filter(None, [str(TESTS), os.environ.get("PYTHONPATH")]))
     monkeypatch.setenv("PYTHONPATH", path)
 
@@ -75,7 +75,7 @@ def test_a_tiny_sweep_records_every_run_once(instances: Path, tmp_path: Path, ca
 def test_resume_after_a_killed_sweep(instances: Path, tmp_path: Path) -> None:
     out = tmp_path / "r.jsonl"
     command = [sys.executable, "-m", "search", "bench", str(instances), "--backends",
-               "slow=test_harness_fakes:Slow,search", "--tasks", "solve,count",
+               "slow=tests.lab.broken_backends:Slow,search", "--tasks", "solve,count",
                "--time-limit", "5", "--out", str(out)]
     sweep = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL,
                              stderr=subprocess.DEVNULL, start_new_session=True)
@@ -101,7 +101,7 @@ def test_a_run_past_its_limit_is_killed_and_recorded(instances: Path, tmp_path: 
     out = tmp_path / "r.jsonl"
     start = time.perf_counter()
     assert main(["bench", str(instances / "a.fut"), "--backends",
-                 "sleep=test_harness_fakes:Sleeper,search", "--tasks", "solve",
+                 "sleep=tests.lab.broken_backends:Sleeper,search", "--tasks", "solve",
                  "--time-limit", "0.5", "--grace", "0.5", "--out", str(out)]) == 0
     assert time.perf_counter() - start < 30
     by_backend = {r["backend"]: r for r in read_results(out)}
@@ -113,7 +113,7 @@ def test_a_crash_and_a_memory_hog_are_errors_not_the_end(instances: Path,
                                                           tmp_path: Path) -> None:
     out = tmp_path / "r.jsonl"
     assert bench(str(instances / "a.fut"), "--backends",
-                 "crash=test_harness_fakes:Crash,hog=test_harness_fakes:Hog,search",
+                 "crash=tests.lab.broken_backends:Crash,hog=tests.lab.broken_backends:Hog,search",
                  "--tasks", "solve,count", "--memory-limit", "400", "--jobs", "2",
                  "--out", str(out)) == 0
     by_backend = {(r["backend"], r["task"]): r for r in read_results(out)}
@@ -146,7 +146,7 @@ def test_records_are_json_lines(instances: Path, tmp_path: Path) -> None:
 
 
 def test_manifest_rules_run_each_listed_rule_set(tmp_path: Path) -> None:
-    from search.registry import kinds
+    from search.core.registry import kinds
 
     if "lianliankan" not in {k.name for k in kinds()}:
         pytest.skip("lianliankan is not registered yet")
@@ -166,7 +166,7 @@ def test_manifest_rules_run_each_listed_rule_set(tmp_path: Path) -> None:
 def test_an_unsupported_run_is_recorded_and_left_out_of_the_report(
         instances: Path, tmp_path: Path, capsys) -> None:
     out = tmp_path / "r.jsonl"
-    assert bench(str(instances / "a.fut"), "--backends", "no=test_harness_fakes:Declines,search",
+    assert bench(str(instances / "a.fut"), "--backends", "no=tests.lab.broken_backends:Declines,search",
                  "--tasks", "solve", "--out", str(out)) == 0
     by_backend = {r["backend"]: r for r in read_results(out)}
     assert by_backend["no"]["unsupported"] is True
@@ -201,7 +201,7 @@ def test_a_rerun_retries_smaller_limits_and_with_retry_errors_the_errors(
     assert bench(str(instances / "a.fut"), "--backends", "search", "--tasks", "solve,count",
                  "--out", str(out), "--retry-errors") == 0
     assert "2 runs: 1 new (1 COUNTED), 1 already in" in capsys.readouterr().out
-    from search.report import latest
+    from search.lab.report import latest
 
     assert {r["task"]: r["status"] for r in latest(read_results(out))} == {
         "solve": "SOLVED", "count": "COUNTED"}
@@ -210,9 +210,9 @@ def test_a_rerun_retries_smaller_limits_and_with_retry_errors_the_errors(
 def test_an_unreachable_dask_scheduler_is_an_error_within_seconds(
         instances: Path, tmp_path: Path, capsys, monkeypatch) -> None:
     pytest.importorskip("distributed")
-    import search.bench
+    import search.lab.bench
 
-    monkeypatch.setattr(search.bench, "DASK_TIMEOUT", 1.0)  # 5 s by default
+    monkeypatch.setattr(search.lab.bench, "DASK_TIMEOUT", 1.0)  # 5 s by default
     start = time.monotonic()
     assert bench(str(instances / "a.fut"), "--backends", "search", "--dask",
                  "tcp://127.0.0.1:1", "--out", str(tmp_path / "r.jsonl")) == 2
@@ -252,7 +252,7 @@ def test_no_run_outlives_a_killed_sweep(instances: Path, tmp_path: Path, how: in
     """SIGKILL: the kernel takes the workers and the runs down with the sweep.
     SIGTERM (or Ctrl-C): the sweep stops at once, without waiting for its runs."""
     command = [sys.executable, "-m", "search", "bench", str(instances / "a.fut"),
-               str(instances / "b.fut"), "--backends", "sleep=test_harness_fakes:Sleeper",
+               str(instances / "b.fut"), "--backends", "sleep=tests.lab.broken_backends:Sleeper",
                "--tasks", "solve", "--jobs", "2", "--time-limit", "60",
                "--out", str(tmp_path / "r.jsonl")]
     sweep = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL,
@@ -263,7 +263,7 @@ def test_no_run_outlives_a_killed_sweep(instances: Path, tmp_path: Path, how: in
         runs: list[int] = []
         while time.monotonic() < deadline:  # two pool workers, each running a run
             below = _descendants(sweep.pid)
-            runs = [p for p in below if b"search.sweep_child" in _cmdline(p)]
+            runs = [p for p in below if b"search.lab.sweep_child" in _cmdline(p)]
             if len(runs) == 2:
                 break
             time.sleep(0.1)
@@ -302,7 +302,7 @@ def test_the_sweep_runs_on_a_separate_scheduler_and_worker(instances: Path,
     another folder, on 127.0.0.1; the instance files are gone before the runs start:
     each run carries its instance's text."""
     pytest.importorskip("distributed")
-    from search.bench import make_executor, plan, sweep
+    from search.lab.bench import make_executor, plan, sweep
 
     elsewhere = tmp_path / "worker"
     elsewhere.mkdir()

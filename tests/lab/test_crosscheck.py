@@ -9,14 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from search.cli import main
-from search.core import Status
+from search.app.cli import main
+from search.core.contract import Status
+from search.core.registry import kind, kinds
 from search.futoshiki.model import Futoshiki
-from search.harness import Outcome, compare, crosscheck, instance_files
-from search.oracles import ORACLES, futoshiki_count, futoshiki_solutions
-from search.registry import kind, kinds
+from search.lab.crosscheck import Outcome, compare, crosscheck, instance_files
+from search.lab.oracles import ORACLES, futoshiki_count, futoshiki_solutions
 
-FAKES = "test_harness_fakes"
+FAKES = "tests.lab.broken_backends"
 # One solution: 1 2 3 / 2 3 1 / 3 1 2 is forced by these givens.
 UNIQUE_3 = "3\n1 | 0 | 0\n- - - - -\n0 | 3 | 0\n- - - - -\n0 | 0 | 2\n"
 # Four solutions of the empty 3x3 square with (0,0) = 1: 12 Latin squares / 3.

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from search.cli import main
-from search.report import latest, markdown, par2
+from search.app.cli import main
+from search.lab.report import latest, markdown, par2
 
 LIMIT = 10.0
 

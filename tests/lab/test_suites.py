@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from search.bench import read_results, read_sweeps
-from search.cli import main
-from search.suites import GENERATORS, available, beside, load_suite
+from search.app.cli import main
+from search.lab.bench import read_results, read_sweeps
+from search.lab.suites import GENERATORS, available, beside, load_suite
 
 TINY = """
 description = "tiny: the end-to-end test of suites"
@@ -137,7 +137,7 @@ def test_a_suite_without_its_data_is_skipped(tmp_path: Path, capsys) -> None:
 
 def test_the_bundled_suites_load_and_plan(capsys) -> None:
     """Every suite of benchmarks/ parses, and those whose data is here plan runs."""
-    from search.bench import plan_suite
+    from search.lab.bench import plan_suite
 
     names = [p.stem for p in available()]
     assert "smoke" in names and len(names) >= 6

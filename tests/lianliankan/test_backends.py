@@ -8,10 +8,11 @@ import random
 from pathlib import Path
 
 import pytest
-from conftest import backend_names, shared
-from lianliankan_oracle import clearable, random_board
 
-from search.core import Deadline, InputError, Status, Unsupported
+from search.core.contract import Deadline, InputError, Status, Unsupported
+from search.core.luby import luby
+from search.core.registry import kind
+from search.lab.oracles.lianliankan import clearable, random_board
 from search.lianliankan.greedy import play, transcript
 from search.lianliankan.io import (
     format_board,
@@ -28,12 +29,11 @@ from search.lianliankan.paths import Field, Occupancy
 from search.lianliankan.rules import apply_options
 from search.lianliankan.solver import PairingSearch, SearchBackend
 from search.lianliankan.verify import fewest_turns, move_problems, verify
-from search.luby import luby
-from search.registry import kind
+from tests.conftest import backend_names, shared
 
 KIND = kind("lianliankan")
 BACKENDS = backend_names("lianliankan")
-COLLECTIONS = Path(__file__).resolve().parent.parent / "instances" / "lianliankan" / "collections"
+COLLECTIONS = Path(__file__).resolve().parents[2] / "instances" / "lianliankan" / "collections"
 
 
 def board(text: str, **rules) -> Board:
@@ -417,7 +417,7 @@ def test_blank_game_joins_what_the_verifier_connects() -> None:
 
 
 def test_reject_skips_boards_the_search_leaves_undecided(monkeypatch, capsys) -> None:
-    from search.cli import main
+    from search.app.cli import main
     from search.lianliankan import generate
 
     verdicts = iter([Status.LIMIT, Status.UNSAT, Status.SOLVED])
@@ -442,9 +442,8 @@ def test_reject_skips_boards_the_search_leaves_undecided(monkeypatch, capsys) ->
 
 
 def _manifest():
-    from conftest import INSTANCES
-
-    from search.manifest import read_manifest
+    from search.app.manifest import read_manifest
+    from tests.conftest import INSTANCES
 
     return read_manifest(INSTANCES / "lianliankan" / "manifest.tsv")
 

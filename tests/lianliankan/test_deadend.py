@@ -8,9 +8,9 @@ from __future__ import annotations
 import random
 
 import pytest
-from lianliankan_oracle import clearable
 
-from search.core import Deadline, Status
+from search.core.contract import Deadline, Status
+from search.lab.oracles.lianliankan import clearable
 from search.lianliankan.deadend import never_cleared, removable
 from search.lianliankan.generate import full_fill
 from search.lianliankan.gravity import GravitySearch

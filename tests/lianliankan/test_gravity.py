@@ -10,10 +10,10 @@ import random
 from pathlib import Path
 
 import pytest
-from conftest import backend_names
-from lianliankan_oracle import clearable, random_board
 
-from search.core import Deadline, LimitReached, Status
+from search.core.contract import Deadline, LimitReached, Status
+from search.core.registry import kind
+from search.lab.oracles.lianliankan import clearable, random_board
 from search.lianliankan.generate import BlankGame, full_fill, full_tiles, played_fill
 from search.lianliankan.gravity import GravitySearch, safe_removals
 from search.lianliankan.io import parse
@@ -21,10 +21,10 @@ from search.lianliankan.kshisen import kshisen_solvable
 from search.lianliankan.model import Board
 from search.lianliankan.paths import Field
 from search.lianliankan.verify import fewest_turns, verify
-from search.registry import kind
+from tests.conftest import backend_names
 
 BACKENDS = backend_names("lianliankan")
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 # Solvable only if the 2s (row 1) go before the 1s below the right one: the
 # other order drops the right 2 out of line, and the board is lost.
@@ -143,7 +143,7 @@ def test_kshisen_filter_ignores_gravity() -> None:
 
 
 def test_generate_gravity_is_reproducible(capsys) -> None:
-    from search.cli import main
+    from search.app.cli import main
 
     argv = ["generate", "lianliankan", "--full", "--border", "--solvable", "--gravity",
             "--size", "4x4", "--seed", "4", "--count", "2", "--json"]

@@ -18,8 +18,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from search.core import Deadline
-from search.numberlink.frontier_board import DOWN, RIGHT, Board, TooWide, encoding_fits, scan
+from search.core.contract import Deadline
+from search.numberlink.frontier.board import DOWN, RIGHT, Board, TooWide, encoding_fits, scan
 
 
 @dataclass

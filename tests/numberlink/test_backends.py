@@ -6,11 +6,10 @@ import csv
 import random
 
 import pytest
-from conftest import INSTANCES, shared
-from numberlink_oracle import brute_count, random_board
 
-from search.core import InputError, Status
-from search.manifest import read_manifest
+from search.app.manifest import read_manifest
+from search.core.contract import InputError, Status
+from search.lab.oracles.numberlink import brute_count, random_board
 from search.numberlink import KIND
 from search.numberlink.io import (
     format_puzzle,
@@ -23,6 +22,7 @@ from search.numberlink.io import (
 )
 from search.numberlink.model import Numberlink, Pair, Solution
 from search.numberlink.verify import touches_itself, verify
+from tests.conftest import INSTANCES, shared
 
 BACKENDS = ["search", "cpsat"]
 SEED = INSTANCES / "numberlink" / "seed-article" / "seed_7x7.nl"
@@ -292,7 +292,7 @@ def test_contest_lenient_solve_is_quick(name):
 
 def _search_root(puzzle: Numberlink, no_self_touch: bool) -> tuple[int, int]:
     """The search backend's solutions and nodes on one rule set."""
-    from search.core import Deadline
+    from search.core.contract import Deadline
     from search.numberlink.solver import Board
 
     board = Board(puzzle, no_self_touch=no_self_touch)

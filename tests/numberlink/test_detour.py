@@ -5,16 +5,16 @@ from __future__ import annotations
 import random
 
 import pytest
-from conftest import INSTANCES
 
-from search.core import Deadline, LimitReached, Status
+from search.core.contract import Deadline, LimitReached, Status
+from search.lab.oracles import numberlink_solutions, random_numberlink
 from search.numberlink.detour import detour, put_back, restrict, stretches, windows
 from search.numberlink.frontier import FrontierBackend
-from search.numberlink.generate import seed_board
 from search.numberlink.io import parse
 from search.numberlink.model import Solution
 from search.numberlink.verify import verify
-from search.oracles import numberlink_solutions, random_numberlink
+from search.pipelines.numberlink_generate import seed_board
+from tests.conftest import INSTANCES
 
 SEED = INSTANCES / "numberlink" / "seed-article" / "seed_7x7.nl"
 

@@ -6,17 +6,17 @@ import csv
 import random
 
 import pytest
-from conftest import SHARED, shared
 
-from search.core import Status
-from search.numberlink import frontier_np
-from search.numberlink.check import check
+from search.core.contract import Status
+from search.lab.oracles import numberlink_solutions, random_numberlink
 from search.numberlink.frontier import FrontierBackend
-from search.numberlink.frontier_board import Board
+from search.numberlink.frontier import kernel as frontier_np
+from search.numberlink.frontier.board import Board
 from search.numberlink.io import parse, parse_many
 from search.numberlink.model import Numberlink, Pair
 from search.numberlink.verify import touches_itself, verify
-from search.oracles import numberlink_solutions, random_numberlink
+from search.pipelines.numberlink_check import check
+from tests.conftest import SHARED, shared
 
 PUBLIC = ("instances-public", "numberlink")
 
@@ -145,8 +145,8 @@ def test_count_equals_the_solutions_listed_on_random_boards(seed):
     """``count`` means the number of solutions under the rule: equal to
     ``len(solutions())``, to the brute-force oracle and to the plain-Python
     reference programme, on 100 random boards per seed."""
-    from numberlink_frontier_reference import run as reference
-    from numberlink_oracle import brute_count, random_board
+    from search.lab.oracles.numberlink import brute_count, random_board
+    from tests.numberlink.frontier_reference import run as reference
 
     rng = random.Random(1000 + seed)
     backend = FrontierBackend()
@@ -336,7 +336,7 @@ def test_every_cell_order_counts_alike():
     round, the wider ones too) gives the brute-force count under both rules,
     so the choice of the order never changes a count; the lookahead's pruning
     included (boards with many ends next to each other)."""
-    from numberlink_oracle import brute_count
+    from search.lab.oracles.numberlink import brute_count
 
     rng = random.Random(11)
     for i in range(30):
@@ -352,7 +352,7 @@ def test_larger_random_boards_match_the_reference_programme():
     """5 x 5 and 4 x 6 boards, more pairs than the oracle's sizes: the engine
     (lookahead, limbs, hashed merge) against the plain-Python reference
     programme, which has none of them, under both rules."""
-    from numberlink_frontier_reference import run as reference
+    from tests.numberlink.frontier_reference import run as reference
 
     rng = random.Random(7)
     for i in range(16):

@@ -10,15 +10,15 @@ import sys
 from pathlib import Path
 
 import pytest
-from numberlink_oracle import brute_count, random_board
 
-from search.core import Deadline, Status
+from search.core.contract import Deadline, Status
+from search.lab.oracles.numberlink import brute_count, random_board
 from search.numberlink import KIND
 from search.numberlink.links import Links, LinksBackend
 from search.numberlink.paths_gen import default_pairs, large_board
 from search.numberlink.verify import covers, touches_itself, verify
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SEED_7X7 = ROOT / "instances" / "numberlink" / "seed-article" / "seed_7x7.nl"
 
 

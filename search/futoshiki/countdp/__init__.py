@@ -2,13 +2,13 @@
 
 Two exact plans, chosen by the puzzle's shape (``plans``):
 
-* ``rows`` (``search.futoshiki.rowdp``): dynamic programming over Latin
+* ``rows`` (``search.futoshiki.countdp.rows``): dynamic programming over Latin
   rectangles, an upper part (the rows with clues) and a lower part (the free
   rows) met in the middle, columns sorted wherever the puzzle is symmetric.
   Strong on the empty square and where the clues sit in at most half of the
   rows of one orientation (the free rows are a kept table); its states carry
   the values of linked cells, so clues spread over more rows widen them.
-* ``layers`` (``search.futoshiki.layerdp``): the values placed one by one,
+* ``layers`` (``search.futoshiki.countdp.layers``): the values placed one by one,
   the state the set of filled cells; inequalities and givens remove states.
   Strong where the clues are spread.
 
@@ -25,7 +25,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from search.core import (
+from search.core.contract import (
     CountResult,
     Deadline,
     LimitReached,
@@ -34,11 +34,12 @@ from search.core import (
     UniqueResult,
     since,
 )
-from search.futoshiki import layerdp, rowdp
 from search.futoshiki.backend import FutoshikiBackend
+from search.futoshiki.countdp import layers as layerdp
+from search.futoshiki.countdp import rows as rowdp
+from search.futoshiki.countdp.rows import DEFAULT_MAX_STATES, StateSpaceTooLarge
 from search.futoshiki.model import Futoshiki
 from search.futoshiki.propagate import PropagateBackend, Search
-from search.futoshiki.rowdp import DEFAULT_MAX_STATES, StateSpaceTooLarge
 
 QUICK_ORDER = 7  # from this order on, a puzzle with few solutions is propagate's
 QUICK_NODES = 5_000  # propagate's nodes before the DP, on puzzles that may have few solutions

@@ -1,6 +1,6 @@
 """Exact Futoshiki counts by value layers: place 1 everywhere, then 2, ..., met in the middle.
 
-The second plan of ``count-dp`` (the first is ``search.futoshiki.rowdp``).  A
+The second plan of ``count-dp`` (the first is ``search.futoshiki.countdp.rows``).  A
 Latin square is ``n`` permutation matrices, one per value, laid on the square
 in turn.  After the values ``1..v`` the state is the set of cells filled so
 far, an ``n * n``-bit mask (one ``uint64`` for ``n <= 8``): every row and
@@ -55,10 +55,10 @@ from typing import Any
 
 import numpy as np
 
-from search.core import Deadline, Unsupported
+from search.core.contract import Deadline, Unsupported
+from search.futoshiki.countdp.rows import DEFAULT_MAX_STATES, StateSpaceTooLarge, transpose
 from search.futoshiki.model import Futoshiki
 from search.futoshiki.propagate import Engine
-from search.futoshiki.rowdp import DEFAULT_MAX_STATES, StateSpaceTooLarge, transpose
 
 MAX_ORDER = 8  # n * n bits in one uint64
 MAX_COLUMNS = 4  # free columns taken as alike (their 4! moves per step)

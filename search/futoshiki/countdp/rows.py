@@ -49,7 +49,7 @@ from typing import Any
 
 import numpy as np
 
-from search.core import Deadline, Unsupported
+from search.core.contract import Deadline, Unsupported
 from search.futoshiki.model import Cell, Futoshiki
 from search.futoshiki.propagate import Engine
 

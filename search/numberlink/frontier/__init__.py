@@ -45,7 +45,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from search.core import (
+from search.core.contract import (
     CountResult,
     Deadline,
     LimitReached,
@@ -54,9 +54,9 @@ from search.core import (
     UniqueResult,
     since,
 )
-from search.numberlink import frontier_np
 from search.numberlink.backend import NumberlinkBackend
-from search.numberlink.frontier_board import Board, TooWide, solution_of
+from search.numberlink.frontier import kernel as frontier_np
+from search.numberlink.frontier.board import Board, TooWide, solution_of
 from search.numberlink.model import Numberlink, Solution
 
 MAX_STATES = 4_000_000  # states in one level before a call stops with LIMIT

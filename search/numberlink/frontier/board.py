@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from search.core import Deadline, LimitReached
+from search.core.contract import Deadline, LimitReached
 from search.numberlink.model import Cell, Numberlink, Solution
 
 RIGHT, DOWN = 1, 2  # the edges a cell sends on, as bits of an action

@@ -43,8 +43,8 @@ from itertools import islice
 
 import numpy as np
 
-from search.core import Deadline
-from search.numberlink.frontier_board import DOWN, RIGHT, Board, TooWide, encoding_fits, scan
+from search.core.contract import Deadline
+from search.numberlink.frontier.board import DOWN, RIGHT, Board, TooWide, encoding_fits, scan
 
 # Exact counts are int64 limbs of LIMB_BITS bits, one row per state: a sum of
 # up to 2**31 limbs cannot overflow, and adding counts stays one numpy call
