@@ -22,7 +22,7 @@ from search.app.cli import main
 from search.lab.bench import read_results, run_key
 from tests.conftest import ROOT
 
-TESTS = Path(__file__).resolve().parents[2]  # the checkout: children import tests.lab.broken_backends
+TESTS = Path(__file__).resolve().parents[2]  # children import tests.lab.broken_backends
 PUZZLES = {  # name -> (text, solutions)
     "a.fut": ("3\n1 | 0 | 0\n- - - - -\n0 | 3 | 0\n- - - - -\n0 | 0 | 2\n", 1),
     "b.fut": ("3\n1 | 0 | 0\n- - - - -\n0 | 0 | 0\n- - - - -\n0 | 0 | 0\n", 4),
@@ -166,7 +166,8 @@ def test_manifest_rules_run_each_listed_rule_set(tmp_path: Path) -> None:
 def test_an_unsupported_run_is_recorded_and_left_out_of_the_report(
         instances: Path, tmp_path: Path, capsys) -> None:
     out = tmp_path / "r.jsonl"
-    assert bench(str(instances / "a.fut"), "--backends", "no=tests.lab.broken_backends:Declines,search",
+    assert bench(str(instances / "a.fut"),
+                 "--backends", "no=tests.lab.broken_backends:Declines,search",
                  "--tasks", "solve", "--out", str(out)) == 0
     by_backend = {r["backend"]: r for r in read_results(out)}
     assert by_backend["no"]["unsupported"] is True
