@@ -1,6 +1,6 @@
 """Benchmark of ``count-dp`` on random clue sets that no other tool counts.
 
-    python tests/bench_futoshiki_count.py [--n 7] [--puzzles 30] [--seed 1]
+    python benchmarks/futoshiki_count.py [--n 7] [--puzzles 30] [--seed 1]
         [--inequalities 1-14] [--givens 0-4] [--max-states 8000000]
         [--plan auto|rows|layers] [--json FILE]
 

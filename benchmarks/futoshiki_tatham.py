@@ -1,8 +1,8 @@
 """gridcp against Simon Tatham's Unequal: grades and speed, side by side.
 
-    python tests/bench_futoshiki_tatham.py --tatham-src DIR [--repeat K] [--generated N]
+    python benchmarks/futoshiki_tatham.py --tatham-src DIR [--repeat K] [--generated N]
                                            [--sets DIR] [--ids FILE]
-    python tests/bench_futoshiki_tatham.py --make-ids FILE [--per-grade N] [--first-seed S]
+    python benchmarks/futoshiki_tatham.py --make-ids FILE [--per-grade N] [--first-seed S]
 
 ``DIR`` holds Tatham's sources (``unequal.c``, ``latin.c``, ...; upstream
 commit a4f68b6a, the one that made the public game IDs).  The script writes a

@@ -1,8 +1,8 @@
 """The CP-SAT Lianliankan models on fresh full boards: the figures of
 docs/lianliankan-cpsat.md ("Gravity: the stack model", "Full 18 x 8 boards").
 
-    python tests/bench_lianliankan_cpsat_models.py gravity --size 8x6 --boards 10
-    python tests/bench_lianliankan_cpsat_models.py plain --size 18x8 --boards 100
+    python benchmarks/lianliankan_cpsat_models.py gravity --size 8x6 --boards 10
+    python benchmarks/lianliankan_cpsat_models.py plain --size 18x8 --boards 100
 
 Board k is ``full_fill(width, height, width * height // 4, random.Random(first + k))``
 with the border ring (``--no-ring`` without).  CP-SAT runs with one worker,

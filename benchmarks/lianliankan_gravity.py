@@ -1,6 +1,6 @@
 """Lianliankan with gravity: the figures of docs/lianliankan.md (gravity part).
 
-Run as a script (``python tests/bench_lianliankan_gravity.py SECTION ...``;
+Run as a script (``python benchmarks/lianliankan_gravity.py SECTION ...``;
 ``--boards 5`` for a small sample).
 Prints one JSON row per section; with ``--out FILE`` appends them there.
 Timings are wall-clock on whatever machine runs it; the rows also give the

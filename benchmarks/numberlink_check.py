@@ -1,6 +1,6 @@
 """Benchmark of the Numberlink well-designed check on the public instances.
 
-    python tests/bench_numberlink_check.py [--janko] [--flow] [--runs 3]
+    python benchmarks/numberlink_check.py [--janko] [--flow] [--runs 3]
         [--time-limit 10] [--busy 2] [--max-columns 17] [--out FILE.json]
 
 Runs ``search.pipelines.numberlink_check.check`` (the pipeline, as ``gridcp check``) on

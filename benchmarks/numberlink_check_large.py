@@ -1,6 +1,6 @@
 """Benchmark of the Numberlink well-designed check on fresh 20x20 and 30x30 boards.
 
-    python tests/bench_numberlink_check_large.py [--sizes 20 30] [--seeds 10 5]
+    python benchmarks/numberlink_check_large.py [--sizes 20 30] [--seeds 10 5]
         [--unique 3 2] [--gen-py /work/peers/thomasahle-numberlink/gen/gen.py]
         [--runs 1] [--out FILE.json]
 

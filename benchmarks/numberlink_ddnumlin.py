@@ -1,6 +1,6 @@
 """Exact Numberlink counts side by side: gridcp's frontier against TdZdd's ddnumlin.
 
-    python tests/bench_numberlink_ddnumlin.py [--runs 3] [--only NAME ...]
+    python benchmarks/numberlink_ddnumlin.py [--runs 3] [--only NAME ...]
         [--ddnumlin PATH] [--no-process] [--out FILE.json]
 
 Every Flow Free level of ``../shared/instances-public/numberlink/

@@ -1,7 +1,7 @@
 """Benchmark: Numberlink at 20x20 to 50x50 and the ADC 2015 contest boards,
 gridcp's default ``solve`` against thomasahle's Go solver, in one run.
 
-    python tests/bench_numberlink_large.py [--sizes 20 30 40 50] [--seeds 5]
+    python benchmarks/numberlink_large.py [--sizes 20 30 40 50] [--seeds 5]
         [--first-seed 0] [--files gen_40.txt ...] [--adc]
         [--go /work/peers/thomasahle-numberlink/numberlink]
         [--time-limit 30] [--out results.jsonl]

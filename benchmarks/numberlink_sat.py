@@ -1,9 +1,9 @@
 """Benchmark: the lean SAT model (backend ``sat``) on lenient boards, in process.
 
-    python tests/bench_numberlink_sat.py [--work 20] [--time-limit 60] FILE...
-    python tests/bench_numberlink_sat.py --adc            # the 17 ADC 2015 boards
-    python tests/bench_numberlink_sat.py --fresh 12 --out DIR   # fresh boards, below
-    python tests/bench_numberlink_sat.py --auto --adc --time-limit 10  # the default solve
+    python benchmarks/numberlink_sat.py [--work 20] [--time-limit 60] FILE...
+    python benchmarks/numberlink_sat.py --adc            # the 17 ADC 2015 boards
+    python benchmarks/numberlink_sat.py --fresh 12 --out DIR   # fresh boards, below
+    python benchmarks/numberlink_sat.py --auto --adc --time-limit 10  # the default solve
 
 Each board is solved under the lenient rule by ``sat`` (one worker, seed 0,
 within ``--work`` deterministic seconds) and its answer checked by

@@ -6,7 +6,7 @@ Results go to stdout (a readable board, or one JSON object per line with
 no, 2 bad usage or bad input, 3 a limit (time or memory) stopped it undecided,
 4 an internal error: a bug in gridcp, never the input's fault (one line on
 stderr; ``--debug`` shows the traceback).  The limits that hold on every input
-are in ``search/limits.py`` and docs/reliability.md.
+are in ``search/core/limits.py`` and docs/reliability.md.
 """
 
 from __future__ import annotations
