@@ -1,6 +1,9 @@
 """Futoshiki: fill an n x n square with 1..n once per row and column, keeping
 the givens and the inequalities between neighbours."""
 
+from dataclasses import replace
+
+from search.core.contract import GridcpError
 from search.core.puzzlekind import Option, PuzzleKind
 
 _IO = "search.futoshiki.io"
@@ -50,10 +53,6 @@ def apply_options(puzzle, opts: dict):
     """``--adjacent``: Adjacent mode's rules.  A file written in that mode (Tatham's
     ``5a:`` IDs, a text grid with bars) is in it already; a file without clues
     between cells reads as a grid without bars; inequalities cannot be bars."""
-    from dataclasses import replace
-
-    from search.core.contract import GridcpError
-
     if not opts.get("adjacent") or puzzle.adjacent:
         return puzzle
     if puzzle.less:

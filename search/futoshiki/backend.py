@@ -11,8 +11,11 @@ from __future__ import annotations
 import time
 from typing import ClassVar
 
-from search.core.contract import CALLS, Backend, CheckReport, Status, Unsupported, since
+from search.core.contract import CALLS, Backend, CheckReport, Status, Unsupported, load, since
 from search.futoshiki.model import Futoshiki, Solution
+
+# Reached by name: the grader runs the ``propagate`` engine, a backend built on this base.
+GRADE = "search.futoshiki.grade:grade"
 
 VERDICTS = {Status.UNIQUE: (True, "UNIQUE"), Status.MULTIPLE: (False, "MULTIPLE"),
             Status.UNSAT: (False, "NO SOLUTION"), Status.LIMIT: (None, "UNDECIDED")}
@@ -37,9 +40,7 @@ class FutoshikiBackend(Backend[Futoshiki, Solution]):
         kept = found.solutions if ok is not None else ()
         details = {"message": found.message} if found.message else {}
         if found.status is Status.UNIQUE:
-            from search.futoshiki.grade import grade
-
-            details["grade"] = grade(puzzle, unique=True)
+            details["grade"] = load(GRADE)(puzzle, unique=True)
         return CheckReport(ok=ok, verdict=verdict, status=found.status, details=details,
                            solutions=tuple(kept), engine=self.name, wall=since(start),
                            effort=dict(found.effort))

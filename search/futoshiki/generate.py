@@ -38,7 +38,10 @@ from typing import Any
 
 from search.core.contract import GridcpError, Status
 from search.core.outputs import out_dir
+from search.futoshiki import KIND
+from search.futoshiki.formats import format_tatham, format_tatham_text
 from search.futoshiki.grade import GRADES, grade, solved_at
+from search.futoshiki.io import format_seed
 from search.futoshiki.model import Cell, Futoshiki, Solution
 
 DEFAULT_SIZE = 5
@@ -178,13 +181,10 @@ def generate_puzzle(n: int, rng: random.Random, *, backend: str | None = None,
 
 def uniqueness_backend(name: str | None = None):
     """The backend the generator asks: ``name``, else the fastest registered one."""
-    from search.core.registry import kind
-
-    futoshiki = kind("futoshiki")
     if name is None:
-        name = next(b for b in ("propagate", "cpsat", "search") if b in futoshiki.backends)
+        name = next(b for b in ("propagate", "cpsat", "search") if b in KIND.backends)
     quiet = {"progress": False} if name == "propagate" else {}  # no stderr lines mid-run
-    return futoshiki.backend(name, **quiet)
+    return KIND.backend(name, **quiet)
 
 
 def nodes_to_prove(puzzle: Futoshiki) -> int:
@@ -250,9 +250,6 @@ def parse_size(size: str | None) -> int:
 def generate(args: Any) -> int:
     """``gridcp generate futoshiki``: print the puzzles (seed format or JSON) or write
     ``futoshiki_<n>_<seed>_<k>.txt`` files into ``--out``."""
-    from search.futoshiki.formats import format_tatham, format_tatham_text
-    from search.futoshiki.io import format_seed
-
     try:
         n = parse_size(args.size)
         method = args.method or "mixed"

@@ -22,6 +22,8 @@ from dataclasses import replace
 
 from search.core.contract import InputError
 from search.core.limits import check_cells
+from search.core.registry import furthest
+from search.futoshiki.formats import READERS, format_tatham_text, sniff_format, unequal_only
 from search.futoshiki.model import Cell, Futoshiki, Solution
 
 _ROW_SEPARATORS = {"|": 0, "<": -1, ">": 1}  # sign of left relative to right
@@ -44,8 +46,6 @@ def sniff(text: str) -> bool:
     """Does this text look like a Futoshiki file in any format gridcp reads?"""
     if looks_like_seed(text):
         return True
-    from search.futoshiki.formats import sniff_format  # the other formats' readers
-
     return sniff_format(text) is not None
 
 
@@ -53,12 +53,8 @@ def parse(text: str, source: str = "<input>") -> Futoshiki:
     """A puzzle from the seed format or any other format that ``formats.py`` reads."""
     if looks_like_seed(text):
         return parse_seed(text, source)
-    from search.futoshiki.formats import READERS, sniff_format
-
     fmt = sniff_format(text)
     if fmt is None:
-        from search.core.registry import furthest
-
         raise furthest({"seed": parse_seed, **READERS}, text, source,
                        "not a Futoshiki file in any known format",
                        "it reads as the {name} format")
@@ -132,16 +128,12 @@ def format_puzzle(puzzle: Futoshiki) -> str:
     """The puzzle's own file: the seed format, or for Adjacent mode (which the seed
     format cannot express) Tatham's text grid."""
     if puzzle.adjacent:
-        from search.futoshiki.formats import format_tatham_text
-
         return format_tatham_text(puzzle)
     return format_seed(puzzle)
 
 
 def format_seed(puzzle: Futoshiki, grid: tuple[tuple[int, ...], ...] | None = None) -> str:
     """The seed's printout: the first line n, then the square (``grid`` or the givens)."""
-    from search.futoshiki.formats import unequal_only
-
     unequal_only(puzzle, "seed")
     return f"{puzzle.n}\n{format_square(puzzle, grid)}"
 
@@ -163,8 +155,6 @@ def format_square(puzzle: Futoshiki, grid: tuple[tuple[int, ...], ...] | None = 
 def format_solution(puzzle: Futoshiki, solution: Solution) -> str:
     """The solved square; in Adjacent mode as Tatham prints it, bars included."""
     if puzzle.adjacent:
-        from search.futoshiki.formats import format_tatham_text
-
         return format_tatham_text(replace(puzzle, givens=solution.grid))
     return format_square(puzzle, solution.grid)
 
