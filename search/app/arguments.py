@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from search.app.manifest import labelled, listed_rules, with_defaults
 from search.core.contract import InputError
 from search.core.limits import DEFAULT_MAX_CELLS, DEFAULT_MEMORY_MB
 from search.core.puzzlekind import Option, PuzzleKind
@@ -170,11 +171,9 @@ def rule_variants(kind_: PuzzleKind, puzzle: Any, path: str, args: Any) -> list[
 
 def _variants(kind_: PuzzleKind, puzzle: Any, path: str, args: Any,
               from_manifest: bool) -> list[Variant]:
-    if not from_manifest:  # the manifest reader (and csv) load only for these flags
+    if not from_manifest:
         return [Variant(path, chosen_rules(kind_, args, path),
                         apply_rule_options(kind_, puzzle, args, path))]
-    from search.app.manifest import labelled, listed_rules, with_defaults
-
     listed = listed_rules(Path(path), kind_)
     if not (listed and kind_.options):
         return [Variant(path, chosen_rules(kind_, args, path),

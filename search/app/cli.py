@@ -39,6 +39,7 @@ from search.app.arguments import (
     version,
     worst,
 )
+from search.app.manifest import expected
 from search.app.progress import Progress
 from search.core.contract import (
     CheckReport,
@@ -60,9 +61,12 @@ from search.core.registry import (
     load_puzzle,
 )
 
-# Commands defined elsewhere: "module:function(subparsers)" adding their parsers.
+# Commands defined elsewhere, by name: "module:function(subparsers)" adding their parsers.
+# The lab's commands sit above the command line (they build on its arguments), so it
+# reaches them only by name, and loads them only when asked.
 PLUGINS = ("search.lab.crosscheck:add_commands", "search.lab.bench:add_commands",
            "search.lab.report:add_commands", "search.app.catalogue:add_commands")
+DRAW = "search.app.draw:run"  # by name: the drawing code loads for this command only
 EXIT_OF_STATUS = {
     Status.SOLVED: YES, Status.UNIQUE: YES, Status.COUNTED: YES,
     Status.UNSAT: NO, Status.MULTIPLE: NO, Status.INVALID: NO, Status.ERROR: NO,
@@ -317,8 +321,6 @@ def _answers(path: str, args: Any) -> list[Answer]:
                                      backend, args, started))
                 started = None
         if args.manifest:
-            from search.app.manifest import expected  # (and csv) only for --manifest
-
             for answer in found:
                 answer.expected = expected(Path(path), kind_, variant.rules, args.command)
         answers += found
@@ -510,9 +512,7 @@ def run_generate(args: Any) -> int:
 
 
 def run_draw(args: Any) -> int:
-    from search.app.draw import run  # the drawing code loads for this command only
-
-    return run(args)
+    return load(DRAW)(args)
 
 
 # ---------------------------------------------------------------- the parser

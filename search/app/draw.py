@@ -23,7 +23,11 @@ from search.core.contract import GridcpError, InputError, Status
 from search.core.puzzlekind import PuzzleKind
 from search.core.registry import instance_files, load_puzzle, read_text
 from search.draw import FORMATS, figure, write
+from search.draw.page import page
 from search.draw.svg import to_string
+from search.futoshiki.model import Solution as FutoshikiSolution
+from search.lianliankan.io import parse_solution as lianliankan_solution
+from search.numberlink.io import parse_solution as numberlink_solution
 
 EXIT_OF_OK = {True: YES, False: NO, None: UNDECIDED}
 SOLVE_OK = {Status.SOLVED: True, Status.LIMIT: None}  # any other status answers no
@@ -104,20 +108,14 @@ def read_solution(kind_: PuzzleKind, puzzle: Any, path: str) -> Any:
     """A solution file in the puzzle's own solution format, checked by ``verify``."""
     text = read_text(path)
     if kind_.name == "numberlink":
-        from search.numberlink.io import parse_solution
-
-        solution = parse_solution(puzzle, text, path)
+        solution = numberlink_solution(puzzle, text, path)
     elif kind_.name == "lianliankan":
-        from search.lianliankan.io import parse_solution
-
-        solution = parse_solution(text, puzzle, path)
+        solution = lianliankan_solution(text, puzzle, path)
     elif kind_.name == "futoshiki":  # a filled-in square in any Futoshiki format
-        from search.futoshiki.model import Solution
-
         filled = kind_.call("parse", text, path)
         if filled.n != puzzle.n or not filled.complete:
             raise InputError(f"a solution is a filled-in {puzzle.n} x {puzzle.n} square", path)
-        solution = Solution(filled.givens)
+        solution = FutoshikiSolution(filled.givens)
     else:
         raise InputError(f"{kind_.name} has no solution file format", path)
     problems = kind_.call("verify", puzzle, solution)
@@ -180,8 +178,6 @@ def _write(puzzle: Any, drawing: Drawing, out: Path, fmt: str | None) -> None:
     picture = figure(puzzle, drawing.solutions, title=drawing.title, captions=captions,
                      marked=drawing.marked, steps=html)
     if str(out) == "-":
-        from search.draw.page import page
-
         sys.stdout.write(page(picture, drawing.title) if html else to_string(picture) + "\n")
         return
     try:

@@ -5,7 +5,7 @@ One drawing module per puzzle (``futoshiki``, ``numberlink``,
 ``lianliankan``) turns a puzzle, and a solution if any, into a ``Picture``
 built from the few shapes of ``svg``; ``figure`` puts one or two of them under
 a title; ``write`` saves a figure by the file's suffix.  Only ``gridcp draw``
-and the models' ``_repr_svg_`` import this package.
+imports this package; the models' ``_repr_svg_`` load it by name.
 """
 
 from __future__ import annotations
@@ -16,6 +16,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from search.draw.page import page
+from search.draw.png import write_png
 from search.draw.svg import Picture, beside, to_string
 
 FORMATS = (".svg", ".png", ".html")
@@ -59,12 +61,8 @@ def write(picture: Picture, path: str | Path, title: str = "") -> None:
     if suffix == ".svg":
         target.write_text(to_string(picture) + "\n", encoding="utf-8")
     elif suffix == ".png":
-        from search.draw.png import write_png
-
         write_png(picture, target)
     elif suffix == ".html":
-        from search.draw.page import page
-
         target.write_text(page(picture, title), encoding="utf-8")
     else:
         raise ValueError(f"no picture format for {suffix!r} (known: {', '.join(FORMATS)})")

@@ -11,6 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from functools import cached_property
 
+from search.core.contract import load
+
+# The pictures sit above the puzzles (they draw every kind): a model reaches them by name,
+# so the drawing code loads on first use.
+SVG, SOLUTION_SVG = "search.draw:svg", "search.draw:solution_svg"
+
 Cell = tuple[int, int]
 Edge = frozenset[Cell]  # an undirected step between two neighbouring cells
 
@@ -59,10 +65,8 @@ class Numberlink:
         )
 
     def _repr_svg_(self) -> str:
-        """A picture for Jupyter (the drawing code loads on first use)."""
-        from search.draw import svg
-
-        return svg(self)
+        """A picture for Jupyter."""
+        return load(SVG)(self)
 
 
 @dataclass(frozen=True)
@@ -84,6 +88,4 @@ class Solution:
 
     def _repr_svg_(self) -> str:
         """A picture for Jupyter, on a stand-in board (a solution does not hold its puzzle)."""
-        from search.draw import solution_svg
-
-        return solution_svg(self)
+        return load(SOLUTION_SVG)(self)
