@@ -42,11 +42,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from search.numberlink.generate import board_of_paths  # noqa: E402
 from search.numberlink.io import parse  # noqa: E402
 from search.numberlink.paths_gen import large_board  # noqa: E402
 from search.numberlink.verify import verify  # noqa: E402
 from search.pipelines.numberlink_check import check  # noqa: E402
-from search.pipelines.numberlink_generate import _cuttable, board_of_paths  # noqa: E402
+from search.pipelines.numberlink_generate import _cuttable  # noqa: E402
 
 GEN_PY = Path("/work/peers/thomasahle-numberlink/gen/gen.py")
 FIRST_SEED = {("paths", 20): 9001, ("paths", 30): 9101, ("gen.py", 20): 9201,

@@ -23,6 +23,7 @@ import math
 import random
 
 from search.core.contract import GridcpError
+from search.numberlink.generate import board_of_paths
 from search.numberlink.model import Cell, Numberlink, Solution
 
 SHAKES_PER_CELL = 4  # 2 x 2 turns tried per cell: enough to forget the snake
@@ -188,8 +189,6 @@ class Glue:
 def large_board(height: int, width: int, seed: int, *, pairs: int | None = None
                 ) -> tuple[Numberlink, Solution]:
     """A full-cover board from random space-filling paths, and its solution."""
-    from search.pipelines.numberlink_generate import board_of_paths
-
     if height * width < 4:
         raise GridcpError(f"a {width}x{height} board is too small for space-filling paths")
     rng = random.Random(seed)

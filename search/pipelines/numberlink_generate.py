@@ -1,17 +1,13 @@
-"""Numberlink generators: the seed article's, and one that only emits
-well-designed puzzles.
+"""Numberlink generators: the seed article's (``search.numberlink.generate``),
+large full-cover boards (``search.numberlink.paths_gen``), and one that only
+emits well-designed puzzles, with the command that runs them.
 
-The seed's generator (``seed_board``) draws the solution first: union-find
-keeps the paths as sets of cells; each new path starts at a random pair of
-free neighbours found by a scan from a random cell, grows through free cells
-that touch no earlier cell of the same path, and stops when it cannot grow.
-Its two ends become the pair's labels; cells left on no path become solid.
-
-The guaranteed generator (``well_designed``) grows such a board and repairs
+The guaranteed generator (``well_designed``) grows a seed board and repairs
 it: while some other self-avoiding lenient solution T exists, it cuts a path
 of the board's solution at a step that T does not take, making two pairs out
 of one.  More labels only remove solutions, so this ends; when no other
-self-avoiding solution is left, the puzzle is well-designed (see check.py).
+self-avoiding solution is left, the puzzle is well-designed (see
+``numberlink_check``).
 """
 
 from __future__ import annotations
@@ -26,125 +22,11 @@ from pathlib import Path
 from search.core.contract import GridcpError
 from search.core.limits import check_cells
 from search.core.outputs import out_dir
-from search.numberlink.io import format_puzzle, format_solution, make_puzzle
-from search.numberlink.model import Cell, Numberlink, Solution
-
-# The article's direction order: up, left, down, right; a scan starts at a random one.
-DIRECTIONS = ((-1, 0), (0, -1), (1, 0), (0, 1))
-
-
-class UnionFind:
-    """Disjoint sets of cell numbers with path compression and union by rank
-    (the article's ``findset`` climbed only one parent link)."""
-
-    def __init__(self, size: int):
-        self.parent = list(range(size))
-        self.rank = [0] * size
-
-    def find(self, x: int) -> int:
-        root = x
-        while self.parent[root] != root:
-            root = self.parent[root]
-        while self.parent[x] != root:
-            self.parent[x], x = root, self.parent[x]
-        return root
-
-    def union(self, x: int, y: int) -> None:
-        x, y = self.find(x), self.find(y)
-        if x == y:
-            return
-        if self.rank[x] > self.rank[y]:
-            self.parent[y] = x
-        else:
-            self.parent[x] = y
-            if self.rank[x] == self.rank[y]:
-                self.rank[y] += 1
-
-
-class SeedGenerator:
-    """The article's ``addpath`` loop on an h x w board (the article fixes 7 x 7)."""
-
-    def __init__(self, height: int, width: int, rng: random.Random):
-        self.h, self.w, self.rng = height, width, rng
-        self.sets = UnionFind(height * width)
-        self.path_number = [0] * (height * width)
-
-    def _step(self, k: int, d: int) -> int | None:
-        r, c = divmod(k, self.w)
-        r, c = r + DIRECTIONS[d][0], c + DIRECTIONS[d][1]
-        return r * self.w + c if 0 <= r < self.h and 0 <= c < self.w else None
-
-    def start_pair(self) -> tuple[int, int] | None:
-        """Scan from a random cell for a free cell with a free neighbour (``neighbour``)."""
-        size = self.h * self.w
-        k = self.rng.randrange(size)
-        for _ in range(size):
-            k %= size
-            if self.path_number[k] == 0:
-                first = self.rng.randrange(4)
-                for turn in range(4):
-                    n = self._step(k, (first + turn) % 4)
-                    if n is not None and self.path_number[n] == 0:
-                        return k, n
-            k += 1
-        return None
-
-    def next_cell(self, k: int) -> int | None:
-        """A free neighbour whose only neighbour on this path is ``k`` (``valid_next``)."""
-        first = self.rng.randrange(4)
-        own = self.sets.find(k)
-        for turn in range(4):
-            n = self._step(k, (first + turn) % 4)
-            if n is None or self.path_number[n] != 0:
-                continue
-            beside = sum(
-                1 for d in range(4)
-                if (m := self._step(n, d)) is not None and self.sets.find(m) == own
-            )
-            if beside <= 1:
-                return n
-        return None
-
-    def add_path(self, number: int) -> list[int] | None:
-        """Grow path ``number``; None when no two free neighbours are left."""
-        start = self.start_pair()
-        if start is None:
-            return None
-        k, n = start
-        self.path_number[k] = self.path_number[n] = number
-        self.sets.union(k, n)
-        path = [k, n]
-        while (following := self.next_cell(path[-1])) is not None:
-            self.path_number[following] = number
-            self.sets.union(path[-1], following)
-            path.append(following)
-        return path
-
-    def run(self) -> tuple[Numberlink, Solution]:
-        paths = []
-        while (path := self.add_path(len(paths) + 1)) is not None:
-            paths.append([divmod(k, self.w) for k in path])
-        solid = frozenset(divmod(k, self.w) for k, n in enumerate(self.path_number) if n == 0)
-        return board_of_paths(self.h, self.w, paths, solid)
-
-
-def board_of_paths(height: int, width: int, paths: list[list[Cell]],
-                   blocked: frozenset[Cell]) -> tuple[Numberlink, Solution]:
-    """The puzzle whose pairs are the paths' ends, and the paths as its solution."""
-    ends = {str(i + 1): [path[0], path[-1]] for i, path in enumerate(paths)}
-    puzzle = make_puzzle(height, width, ends, blocked, "<generated>")
-    by_label = {str(i + 1): path for i, path in enumerate(paths)}
-    ordered = []
-    for pair in puzzle.pairs:
-        path = by_label[pair.label]
-        ordered.append(tuple(path if path[0] == pair.a else path[::-1]))
-    return puzzle, Solution(tuple(ordered))
-
-
-def seed_board(height: int, width: int, seed: int) -> tuple[Numberlink, Solution]:
-    """The seed article's generator on an h x w board with a reproducible seed."""
-    return SeedGenerator(height, width, random.Random(seed)).run()
-
+from search.numberlink import KIND
+from search.numberlink.generate import SeedGenerator, board_of_paths, seed_board
+from search.numberlink.io import format_puzzle, format_solution, solution_json
+from search.numberlink.model import Numberlink, Solution
+from search.numberlink.paths_gen import large_board
 
 # ---------------------------------------------------------------- well-designed
 
@@ -164,8 +46,6 @@ def _cuttable(solution: Solution, other: Solution) -> list[tuple[int, int]]:
 def well_designed(height: int, width: int, seed: int, *, backend: str = "search",
                   time_limit: float | None = None) -> tuple[Numberlink, Solution, int]:
     """A well-designed puzzle, its solution, and how many boards were drawn."""
-    from search.numberlink import KIND
-
     engine = KIND.backend(backend, no_self_touch=True)
     rng = random.Random(seed)
     deadline = None if time_limit is None else time.perf_counter() + time_limit
@@ -249,8 +129,6 @@ def generate(args: argparse.Namespace) -> int:
         if method == "seed":
             puzzle, solution = seed_board(height, width, s)
         elif method == "paths":
-            from search.numberlink.paths_gen import large_board
-
             puzzle, solution = large_board(height, width, s, pairs=pairs)
         else:
             puzzle, solution, _ = well_designed(height, width, s, backend=checker)
@@ -268,7 +146,6 @@ def _emit(puzzle: Numberlink, solution: Solution, seed: int, out: Path | None,
     if out:
         (out / name).write_text(text)
     if as_json:
-        from search.numberlink.io import solution_json
         file = {"file": str(out / name)} if out else {}
         print(json.dumps({"seed": seed, "method": method, "puzzle": format_puzzle(puzzle),
                           **solution_json(puzzle, solution), **file}))
@@ -280,13 +157,11 @@ def _emit(puzzle: Numberlink, solution: Solution, seed: int, out: Path | None,
 
 def _seed_share(height: int, width: int, seed: int, count: int, backend: str,
                 as_json: bool) -> int:
-    from search.pipelines.numberlink_check import check
-
     good, reasons = 0, {}
     start = time.perf_counter()
     for s in range(seed, seed + count):
         puzzle, _ = seed_board(height, width, s)
-        report = check(puzzle, backend=backend)
+        report = KIND.call("check", puzzle, backend=backend)
         good += bool(report.ok)
         word = report.verdict.split(": ", 1)[-1]
         reasons[word] = reasons.get(word, 0) + 1

@@ -6,9 +6,9 @@ import random
 
 from cpmodels.numberlink import CpSatBackend
 from search.lab.oracles import numberlink_solutions, random_numberlink
+from search.numberlink.generate import seed_board
 from search.numberlink.model import Cell, Numberlink, Solution
 from search.numberlink.verify import covers, touches_itself
-from search.pipelines.numberlink_generate import seed_board
 
 
 def shortens(puzzle: Numberlink, solution: Solution) -> bool:

@@ -10,10 +10,10 @@ from search.core.contract import Deadline, LimitReached, Status
 from search.lab.oracles import numberlink_solutions, random_numberlink
 from search.numberlink.detour import detour, put_back, restrict, stretches, windows
 from search.numberlink.frontier import FrontierBackend
+from search.numberlink.generate import seed_board
 from search.numberlink.io import parse
 from search.numberlink.model import Solution
 from search.numberlink.verify import verify
-from search.pipelines.numberlink_generate import seed_board
 from tests.conftest import INSTANCES
 
 SEED = INSTANCES / "numberlink" / "seed-article" / "seed_7x7.nl"

@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 
 from search.lab.oracles.numberlink import brute_count
+from search.numberlink.generate import board_of_paths, seed_board
 from search.numberlink.io import parse
 from search.numberlink.model import Numberlink
 from search.numberlink.solver import Board, SearchBackend
 from search.numberlink.verify import verify
-from search.pipelines.numberlink_generate import board_of_paths, seed_board
 
 FLOW = (Path(__file__).resolve().parents[3] / "shared" / "instances-public"
         / "numberlink" / "mzucker-flow_solver" / "puzzles")

@@ -10,11 +10,12 @@ import pytest
 from search.app.cli import main
 from search.core.contract import Status
 from search.lab.oracles import numberlink_solutions, random_numberlink
+from search.numberlink.generate import seed_board
 from search.numberlink.io import format_puzzle, format_solution, parse, parse_many
 from search.numberlink.verify import touches_itself, verify
 from search.pipelines import numberlink_check as check_module
 from search.pipelines.numberlink_check import Budget, check
-from search.pipelines.numberlink_generate import parse_size, seed_board, well_designed
+from search.pipelines.numberlink_generate import parse_size, well_designed
 from tests.conftest import INSTANCES, shared
 
 BACKENDS = ["search", "cpsat"]
