@@ -25,9 +25,11 @@ import time
 from dataclasses import dataclass
 
 from search.core.contract import Deadline, SolveResult, Status, add_effort
+from search.numberlink import KIND
 from search.numberlink.backend import NumberlinkBackend
 from search.numberlink.model import Numberlink
 from search.numberlink.route import ROUNDS, route
+from search.numberlink.verify import verify
 
 SMALL_CELLS = 144  # up to 12 x 12: the plain search answers before CP-SAT has loaded...
 SMALL_NODES = 50_000  # ... mostly within a few hundred nodes; past this many,
@@ -57,8 +59,6 @@ class AutoBackend(NumberlinkBackend):
         sat_work: float = SAT_WORK
 
     def solve(self, puzzle: Numberlink, *, time_limit: float | None = None) -> SolveResult:
-        from search.numberlink import KIND
-
         started, deadline = time.perf_counter(), Deadline(time_limit)
         total: dict[str, float] = {}
         if not puzzle.full_cover and puzzle.pairs:
@@ -100,9 +100,6 @@ class AutoBackend(NumberlinkBackend):
         node budget (a full cover obeys the lenient rule too, and the
         contest boards often have one: 11 of the 17 ADC 2015 boards).  None
         when neither finds one; neither can prove there is none."""
-        from search.numberlink import KIND
-        from search.numberlink.verify import verify
-
         routed = route(puzzle, rounds=self.opts.route_rounds, deadline=deadline)
         if routed is not None and not verify(puzzle, routed):
             return SolveResult(Status.SOLVED, routed), "router"

@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from search.core.contract import Deadline, LimitReached, Status, add_effort
+from search.numberlink import KIND
 from search.numberlink.model import Numberlink, Pair, Solution
 
 # (shape, size), cheapest first: a window of k rows or columns is a
@@ -124,10 +125,8 @@ def detour(puzzle: Numberlink, solution: Solution, deadline: Deadline, *,
     ``window_states`` states in a level (default: WINDOW_STATES of the
     rule); ``effort`` sums the frontier's.  Raises ``LimitReached`` at the
     deadline, so that a time limit never turns into "none found"."""
-    from search.numberlink.frontier import FrontierBackend
-
     states = window_states or WINDOW_STATES[puzzle.full_cover]
-    engine = FrontierBackend(max_states=states)
+    engine = KIND.backend("frontier", max_states=states)  # by name: numpy loads on first use
     for window in windows(puzzle.height, puzzle.width, shapes):
         small, kept = restrict(puzzle, solution, window)
         if not kept:

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from search.core.contract import InputError
 from search.core.limits import TooLarge, check_cells
 from search.numberlink.model import Cell, Numberlink, Pair, Solution
+from search.numberlink.verify import verify
 
 SOLID = "X"  # how the seed's format writes a blocked cell
 BLOCK = "\x00"  # a blocked cell in a Grid; None is an empty cell, any other string a label
@@ -156,8 +157,6 @@ def _is_solution_of(grid: Grid, previous: Grid | None) -> bool:
 def _check_embedded(puzzle: Numberlink, grid: Grid, source: str) -> None:
     """A solution block below its puzzle must solve it: a wrong one is refused,
     not skipped, since a reader of the file would take it for the answer."""
-    from search.numberlink.verify import verify
-
     try:
         problems = verify(puzzle, solution_of_labels(puzzle, grid, source))
     except InputError as error:

@@ -49,16 +49,21 @@ from search.core.contract import (
     LimitReached,
     Status,
     add_effort,
+    load,
 )
 from search.core.limits import allow_recursion
+from search.numberlink import KIND
 from search.numberlink.detour import WINDOWS, Shape, detour
 from search.numberlink.frontier.board import TooWide
+from search.numberlink.links import Exhausted, Links
 from search.numberlink.model import Numberlink, Solution
 from search.numberlink.verify import covers, touches_itself, verify
 
 CAP = 2  # counts are capped: 2 means "two or more"
 LINEARIZATION = 2  # CP-SAT's for a first solution (cpmodels.numberlink's)
 SEED = 0  # CP-SAT's random seed; one worker, so its search is a function of the model
+# The CP-SAT steps reach their model by name, so that ortools loads only when one runs.
+CIRCUIT, EFFORT = "cpmodels.numberlink:CircuitModel", "cpmodels.common:effort"
 # the detour windows before CP-SAT's second cover and proof (cheap: a band of
 # k rows is a frontier of k cells), and the others after
 NEAR, FAR = WINDOWS[:9], WINDOWS[9:]
@@ -186,8 +191,6 @@ def _links_cover(puzzle: Numberlink, nodes: int, deadline: Deadline,
     (a 2 x 2 square holds two links at most; a path never runs beside its
     own cells) follows from self-avoidance, so running out of choices proves
     there is no self-avoiding full cover."""
-    from search.numberlink.links import Exhausted, Links
-
     if nodes <= 0:
         return None
     allow_recursion(4 * len(puzzle.open_cells))
@@ -239,9 +242,7 @@ def _another(puzzle: Numberlink, cover: Solution, budget: Budget, deadline: Dead
 def _bound(puzzle: Numberlink, states: int, step: str, budget: Budget, deadline: Deadline,
            log: _Log) -> Finding | None:
     """Steps 1 and 7: the frontier's self-avoiding bound B, capped at 2."""
-    from search.numberlink.frontier import FrontierBackend  # numpy, on first use
-
-    engine = FrontierBackend(max_states=states)
+    engine = KIND.backend("frontier", max_states=states)  # by name: numpy loads on first use
     try:
         bound = engine.self_avoiding_bound(puzzle, cap=CAP, deadline=deadline)
     except TooWide:
@@ -279,9 +280,7 @@ def _frontier_two(rules: Numberlink, step: str, states: int, deadline: Deadline,
                   log: _Log) -> tuple[Solution, ...] | None:
     """Up to two solutions under ``rules`` by the frontier (all there are, if
     fewer), or None past ``states`` states in a level."""
-    from search.numberlink.frontier import FrontierBackend
-
-    engine = FrontierBackend(max_states=states)
+    engine = KIND.backend("frontier", max_states=states)
     found = engine.unique(rules, time_limit=deadline.remaining())
     if found.status is Status.LIMIT:
         if deadline.expired():
@@ -352,10 +351,7 @@ def _cpsat_solve(rules: Numberlink, step: str, work: float, deadline: Deadline, 
     (Janko 17x17 #103: 0.45 deterministic s against 5.5)."""
     from ortools.sat.python import cp_model
 
-    from cpmodels.common import effort
-    from cpmodels.numberlink import CircuitModel
-
-    built = CircuitModel(rules, no_self_touch=no_self_touch, canonical=canonical)
+    built = load(CIRCUIT)(rules, no_self_touch=no_self_touch, canonical=canonical)
     if forbid is not None:
         built.forbid(forbid)
         built.hint(forbid)  # a second solution is often close to the first
@@ -369,7 +365,7 @@ def _cpsat_solve(rules: Numberlink, step: str, work: float, deadline: Deadline, 
     if left is not None:
         params.max_time_in_seconds = max(left, 0.001)
     status = solver.solve(built.model)
-    spent = effort(solver)
+    spent = load(EFFORT)(solver)
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         log.add(step, "cpsat", "found", spent)
         return built.reader()(solver)
@@ -403,8 +399,6 @@ def _cpsat_two(rules: Numberlink, step: str, work: float, deadline: Deadline,
 def _by_backend(puzzle: Numberlink, backend: str | Backend, deadline: Deadline,
                 log: _Log) -> Finding:
     """Both counts (capped) by one backend's ``unique`` under each rule."""
-    from search.numberlink import KIND  # the registry loads backends on demand
-
     engine = KIND.backend(backend) if isinstance(backend, str) else backend
     name = engine.name
     found = {}
