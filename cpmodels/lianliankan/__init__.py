@@ -1,5 +1,6 @@
 """Lianliankan as CP-SAT: which tiles pair up, which line each pair draws, and
-in what order the pairs go.  (With gravity: ``lianliankan_gravity``.)
+in what order the pairs go.  (With gravity: ``gravity`` and ``stacks``; the lines
+of a pair: ``lines``.)
 
 For every two tiles of one picture the model lists the lines of at most
 ``board.turns`` turns: a straight line, the two one-turn lines through the
@@ -43,76 +44,14 @@ from ortools.sat.python import cp_model
 
 from cpmodels.common import effort, make_solver
 from cpmodels.lianliankan.cores import Lines, Pair, deadlock_cores
+from cpmodels.lianliankan.gravity import GravityModel
+from cpmodels.lianliankan.lines import Line, candidate_lines
+from cpmodels.lianliankan.stacks import StackModel, packed
 from search.core.contract import Deadline, LimitReached, SolveResult, Status, Unsupported
 from search.lianliankan.backend import LianliankanBackend
 from search.lianliankan.gravity import safe_removals
 from search.lianliankan.model import Board, Cell, Move, Solution
-
-
-@dataclass(frozen=True)
-class Line:
-    """One way to join a pair: its turning cells and the tiles in its way."""
-
-    corners: tuple[Cell, ...]
-    blockers: frozenset[Cell]
-
-
-# ---------------------------------------------------------------- geometry
-
-
-def _segment(p: Cell, q: Cell) -> list[Cell]:
-    """The cells from p to q (same row or column), both ends included."""
-    (r1, c1), (r2, c2) = p, q
-    if r1 == r2:
-        step = 1 if c2 >= c1 else -1
-        return [(r1, c) for c in range(c1, c2 + step, step)]
-    step = 1 if r2 >= r1 else -1
-    return [(r, c1) for r in range(r1, r2 + step, step)]
-
-
-def _corner_choices(board: Board, a: Cell, b: Cell) -> list[tuple[Cell, ...]]:
-    """The turning cells of every line of at most ``board.turns`` turns from a to b."""
-    (r1, c1), (r2, c2) = a, b
-    ring = 1 if board.border else 0
-    rows = range(-ring, board.height + ring)
-    cols = range(-ring, board.width + ring)
-    found: list[tuple[Cell, ...]] = []
-    if r1 == r2 or c1 == c2:
-        found.append(())
-    elif board.turns >= 1:
-        found += [((r1, c2),), ((r2, c1),)]
-    if board.turns >= 2:
-        if r1 != r2:  # horizontal, vertical through column c, horizontal
-            found += [((r1, c), (r2, c)) for c in cols if c not in (c1, c2)]
-        if c1 != c2:  # vertical, horizontal through row r, vertical
-            found += [((r, c1), (r, c2)) for r in rows if r not in (r1, r2)]
-    return found
-
-
-def candidate_lines(board: Board, a: Cell, b: Cell) -> list[Line]:
-    """The lines from a to b that no other line of the pair beats.
-
-    A line is beaten when another one is blocked by a subset of its tiles; of
-    lines blocked by the same tiles the one with fewer turns is kept.
-    """
-    lines: dict[frozenset[Cell], Line] = {}
-    for corners in _corner_choices(board, a, b):
-        points = (a, *corners, b)
-        cells: set[Cell] = set()
-        for p, q in zip(points, points[1:], strict=False):
-            cells.update(_segment(p, q))
-        cells -= {a, b}
-        blockers = frozenset(
-            cell for cell in cells
-            if 0 <= cell[0] < board.height and 0 <= cell[1] < board.width and board.at(cell)
-        )
-        if blockers not in lines:
-            lines[blockers] = Line(corners, blockers)
-    return [
-        line for line in lines.values()
-        if not any(other < line.blockers for other in lines)
-    ]
-
+from search.lianliankan.solver import clearing, dead_pairs
 
 # ---------------------------------------------------------------- safe moves
 
@@ -325,10 +264,6 @@ class _Model:
 # ---------------------------------------------------------------- the backend
 
 
-from cpmodels.lianliankan.gravity import GravityModel  # noqa: E402  (it imports helpers above)
-from cpmodels.lianliankan.stacks import StackModel, packed  # noqa: E402
-
-
 class CpSatBackend(LianliankanBackend):
     """Finds a clearing sequence with CP-SAT, or proves that none exists.
 
@@ -427,8 +362,6 @@ class CpSatBackend(LianliankanBackend):
             return (StackModel if stacks else GravityModel)(board, deadline)
         apart: set | None = set()
         if self.opts.apart:
-            from search.lianliankan.solver import dead_pairs
-
             apart = dead_pairs(board, deadline)
         return _REFUTED if apart is None else _Model(board, deadline, apart)
 
@@ -451,8 +384,6 @@ def _hint(built: Any, board: Board, deadline: Deadline) -> bool:
     CP-SAT, as the model's values; whether one was found.  The hint only
     guides CP-SAT's first dives: the verdict is still CP-SAT's, and a board
     the search cannot clear in the budget is solved without one."""
-    from search.lianliankan.solver import clearing
-
     moves = clearing(board, HINT_NODES, deadline)
     if moves is None:
         return False

@@ -32,24 +32,9 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
+from cpmodels.lianliankan.lines import corner_choices, line_cells
 from search.core.contract import Deadline
 from search.lianliankan.model import Board, Cell, Move, Solution
-
-
-def _corner_choices(board: Board, a: Cell, b: Cell) -> list[tuple[Cell, ...]]:
-    from cpmodels.lianliankan import _corner_choices as choices
-
-    return choices(board, a, b)
-
-
-def _line_cells(a: Cell, corners: tuple[Cell, ...], b: Cell) -> set[Cell]:
-    from cpmodels.lianliankan import _segment
-
-    points = (a, *corners, b)
-    cells: set[Cell] = set()
-    for p, q in zip(points, points[1:], strict=False):
-        cells.update(_segment(p, q))
-    return cells - {a, b}
 
 
 class GravityModel:
@@ -144,9 +129,9 @@ class GravityModel:
         if key not in self._shapes:
             board = self.board
             self._shapes[key] = [
-                (corners, tuple(cell for cell in _line_cells(ca, corners, cb)
+                (corners, tuple(cell for cell in line_cells(ca, corners, cb)
                                 if 0 <= cell[0] < board.height and 0 <= cell[1] < board.width))
-                for corners in _corner_choices(board, ca, cb)
+                for corners in corner_choices(board, ca, cb)
             ]
         return self._shapes[key]
 

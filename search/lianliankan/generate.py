@@ -34,6 +34,7 @@ from search.core.outputs import out_dir
 from search.lianliankan.io import format_board
 from search.lianliankan.model import Board, Grid
 from search.lianliankan.paths import WALL, Field
+from search.lianliankan.solver import SearchBackend
 
 SEED_SIZE = (20, 20)
 FULL_SIZE = (18, 8)
@@ -291,8 +292,6 @@ def _tiles(args: Any, width: int, height: int, rng: random.Random) -> list[int]:
 def search_status(board: Board, nodes: int) -> Status:
     """The exact search's verdict within ``nodes``: SOLVED, UNSAT, or LIMIT
     (undecided, skipped)."""
-    from search.lianliankan.solver import SearchBackend
-
     return SearchBackend(max_nodes=nodes).solve(board).status
 
 
