@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 
 from cpmodels.numberlink import CpSatBackend
-from search.lab.oracles import numberlink_solutions, random_numberlink
+from search.lab.oracles.numberlink import random_puzzle as random_numberlink
+from search.lab.oracles.numberlink import solutions as numberlink_solutions
 from search.numberlink.generate import seed_board
 from search.numberlink.model import Cell, Numberlink, Solution
 from search.numberlink.verify import covers, touches_itself

@@ -14,7 +14,8 @@ pytest.importorskip("ortools")
 from cpmodels.numberlink import detours  # noqa: E402
 from cpmodels.numberlink.sat import LinkModel, SatBackend, colours  # noqa: E402
 from search.core.contract import Status  # noqa: E402
-from search.lab.oracles.numberlink import brute_count, random_board  # noqa: E402
+from search.lab.oracles.numberlink import count as brute_count
+from search.lab.oracles.numberlink import random_board  # noqa: E402
 from search.numberlink import KIND  # noqa: E402
 from search.numberlink.io import parse  # noqa: E402
 from search.numberlink.model import Numberlink, Pair  # noqa: E402

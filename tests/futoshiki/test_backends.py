@@ -13,7 +13,8 @@ from search.core.registry import kind
 from search.futoshiki.io import parse
 from search.futoshiki.model import Futoshiki
 from search.futoshiki.verify import verify
-from search.lab.oracles.futoshiki import brute_force_count, random_puzzle
+from search.lab.oracles.futoshiki import count as brute_force_count
+from search.lab.oracles.futoshiki import random_puzzle
 from tests.conftest import INSTANCES, backend_names
 
 BACKENDS = backend_names("futoshiki")

@@ -15,7 +15,8 @@ from search.futoshiki.countdp import rows as rowdp
 from search.futoshiki.countdp.rows import StateSpaceTooLarge
 from search.futoshiki.model import Futoshiki
 from search.futoshiki.propagate import Engine
-from search.lab.oracles.futoshiki import brute_force_count, random_puzzle
+from search.lab.oracles.futoshiki import count as brute_force_count
+from search.lab.oracles.futoshiki import random_puzzle
 from tests.futoshiki.test_countdp_rows import LATIN, clues, reversed_values
 
 

@@ -13,7 +13,8 @@ from search.futoshiki.countdp import CountDPBackend
 from search.futoshiki.countdp import rows as rowdp
 from search.futoshiki.model import Futoshiki
 from search.futoshiki.propagate import Engine, PropagateBackend
-from search.lab.oracles.futoshiki import brute_force_count, random_puzzle
+from search.lab.oracles.futoshiki import count as brute_force_count
+from search.lab.oracles.futoshiki import random_puzzle
 
 LATIN = {1: 1, 2: 2, 3: 12, 4: 576, 5: 161280, 6: 812851200, 7: 61479419904000}
 

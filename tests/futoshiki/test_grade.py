@@ -27,7 +27,7 @@ from search.futoshiki.io import parse
 from search.futoshiki.model import Cell, Futoshiki, Solution
 from search.futoshiki.propagate import Engine
 from search.futoshiki.verify import verify
-from search.lab.oracles.futoshiki import brute_force_count
+from search.lab.oracles.futoshiki import count as brute_force_count
 from search.lab.oracles.futoshiki import random_puzzle as random_unequal
 from tests.conftest import INSTANCES, shared
 

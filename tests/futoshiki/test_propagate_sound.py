@@ -20,8 +20,8 @@ from search.core.contract import Status
 from search.futoshiki.model import Futoshiki, Solution
 from search.futoshiki.propagate import Engine, PropagateBackend
 from search.futoshiki.verify import verify
-from search.lab.oracles import futoshiki_solutions
 from search.lab.oracles.futoshiki import random_puzzle
+from search.lab.oracles.futoshiki import solutions as futoshiki_solutions
 
 
 def all_solutions(puzzle: Futoshiki) -> list[Solution]:

@@ -14,7 +14,9 @@ from search.core.contract import Status
 from search.core.registry import kind, kinds
 from search.futoshiki.model import Futoshiki
 from search.lab.crosscheck import Outcome, compare, crosscheck, instance_files
-from search.lab.oracles import ORACLES, futoshiki_count, futoshiki_solutions
+from search.lab.oracles import ORACLES
+from search.lab.oracles.futoshiki import count as futoshiki_count
+from search.lab.oracles.futoshiki import solutions as futoshiki_solutions
 
 FAKES = "tests.lab.broken_backends"
 # One solution: 1 2 3 / 2 3 1 / 3 1 2 is forced by these givens.

@@ -9,7 +9,8 @@ import pytest
 
 from search.app.manifest import read_manifest
 from search.core.contract import InputError, Status
-from search.lab.oracles.numberlink import brute_count, random_board
+from search.lab.oracles.numberlink import count as brute_count
+from search.lab.oracles.numberlink import random_board
 from search.numberlink import KIND
 from search.numberlink.io import (
     format_puzzle,

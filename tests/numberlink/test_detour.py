@@ -7,7 +7,8 @@ import random
 import pytest
 
 from search.core.contract import Deadline, LimitReached, Status
-from search.lab.oracles import numberlink_solutions, random_numberlink
+from search.lab.oracles.numberlink import random_puzzle as random_numberlink
+from search.lab.oracles.numberlink import solutions as numberlink_solutions
 from search.numberlink.detour import detour, put_back, restrict, stretches, windows
 from search.numberlink.frontier import FrontierBackend
 from search.numberlink.generate import seed_board

@@ -8,7 +8,8 @@ import random
 import pytest
 
 from search.core.contract import Status
-from search.lab.oracles import numberlink_solutions, random_numberlink
+from search.lab.oracles.numberlink import random_puzzle as random_numberlink
+from search.lab.oracles.numberlink import solutions as numberlink_solutions
 from search.numberlink.frontier import FrontierBackend
 from search.numberlink.frontier import kernel as frontier_np
 from search.numberlink.frontier.board import Board
@@ -145,7 +146,8 @@ def test_count_equals_the_solutions_listed_on_random_boards(seed):
     """``count`` means the number of solutions under the rule: equal to
     ``len(solutions())``, to the brute-force oracle and to the plain-Python
     reference programme, on 100 random boards per seed."""
-    from search.lab.oracles.numberlink import brute_count, random_board
+    from search.lab.oracles.numberlink import count as brute_count
+    from search.lab.oracles.numberlink import random_board
     from tests.numberlink.frontier_reference import run as reference
 
     rng = random.Random(1000 + seed)
@@ -336,7 +338,7 @@ def test_every_cell_order_counts_alike():
     round, the wider ones too) gives the brute-force count under both rules,
     so the choice of the order never changes a count; the lookahead's pruning
     included (boards with many ends next to each other)."""
-    from search.lab.oracles.numberlink import brute_count
+    from search.lab.oracles.numberlink import count as brute_count
 
     rng = random.Random(11)
     for i in range(30):

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from search.core.contract import Deadline, Status
-from search.lab.oracles.numberlink import brute_count, random_board
+from search.lab.oracles.numberlink import count as brute_count
+from search.lab.oracles.numberlink import random_board
 from search.numberlink import KIND
 from search.numberlink.links import Links, LinksBackend
 from search.numberlink.paths_gen import default_pairs, large_board

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from search.lab.oracles.numberlink import brute_count
+from search.lab.oracles.numberlink import count as brute_count
 from search.numberlink.generate import board_of_paths, seed_board
 from search.numberlink.io import parse
 from search.numberlink.model import Numberlink

@@ -9,7 +9,8 @@ import pytest
 
 from search.app.cli import main
 from search.core.contract import Status
-from search.lab.oracles import numberlink_solutions, random_numberlink
+from search.lab.oracles.numberlink import random_puzzle as random_numberlink
+from search.lab.oracles.numberlink import solutions as numberlink_solutions
 from search.numberlink.generate import seed_board
 from search.numberlink.io import format_puzzle, format_solution, parse, parse_many
 from search.numberlink.verify import touches_itself, verify

@@ -1,7 +1,8 @@
-"""A brute-force Lianliankan oracle for tests: try every removal order.
+"""The brute-force Lianliankan oracle, and random instances.
 
-Connections come from the verifier's breadth-first search, not from the
-seed's checks, and every board state is tried at most once.
+``clearable`` tries every removal order (each board state at most once), and
+finds connections by straight rays, not by the backends' or the verifier's
+searches: the plainest reading of the rules.  It reads only the model.
 """
 
 from __future__ import annotations
@@ -9,8 +10,42 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from search.lianliankan.model import Board, Grid
-from search.lianliankan.verify import fewest_turns
+from search.lianliankan.model import Board, Cell, Grid
+
+DEFAULT_SIZE = (4, 3)  # crosscheck --random's (width, height)
+STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))
+
+
+def joined(board: Board, a: Cell, b: Cell) -> bool:
+    """Can a line of at most ``board.turns`` turns join tiles a and b through
+    empty cells (and the empty ring around the board, when it allows)?
+
+    A line of k turns is k + 1 straight segments, so b is joined when a ray
+    from a cell that a's lines reach in at most ``board.turns`` segments hits it.
+    """
+    ring = 1 if board.border else 0
+
+    def empty(cell: Cell) -> bool:
+        r, c = cell
+        if not (-ring <= r < board.height + ring and -ring <= c < board.width + ring):
+            return False
+        return not (0 <= r < board.height and 0 <= c < board.width) or not board.at(cell)
+
+    reached, frontier = {a}, [a]
+    for _ in range(board.turns + 1):  # one more segment per round
+        grown = []
+        for start in frontier:
+            for dr, dc in STEPS:
+                cell = (start[0] + dr, start[1] + dc)
+                while empty(cell):
+                    if cell not in reached:
+                        reached.add(cell)
+                        grown.append(cell)
+                    cell = (cell[0] + dr, cell[1] + dc)
+                if cell == b:
+                    return True
+        frontier = grown
+    return False
 
 
 def clearable(board: Board) -> bool:
@@ -25,7 +60,7 @@ def clearable(board: Board) -> bool:
             return False
         for i, a in enumerate(tiles):
             for b in tiles[i + 1:]:
-                if (board.at(a) == board.at(b) and fewest_turns(board, a, b) is not None
+                if (board.at(a) == board.at(b) and joined(board, a, b)
                         and search(board.removed(a, b))):
                     return True
         failed.add(board.grid)
@@ -34,8 +69,24 @@ def clearable(board: Board) -> bool:
     return search(board)
 
 
+def random_puzzle(width: int, height: int, rng: random.Random) -> Board:
+    """Pairs of a few pictures dropped on a board, some cells left empty."""
+    cells = width * height
+    tiles = 2 * rng.randint(1, max(1, cells // 2))
+    pictures = rng.randint(1, max(1, tiles // 4))
+    faces = [1 + (i // 2) % pictures for i in range(tiles)] + [0] * (cells - tiles)
+    rng.shuffle(faces)
+    return Board(tuple(tuple(faces[r * width:(r + 1) * width]) for r in range(height)))
+
+
+def random_instance(size: tuple[int, int], rng: random.Random) -> Board:
+    """crosscheck --random's instance of a size (width, height)."""
+    return random_puzzle(size[0], size[1], rng)
+
+
 def random_board(rng: random.Random, max_side: int = 4) -> Board:
-    """A random small board: 1..max_side per side, a few pictures, some empty cells."""
+    """A random small board: 1..max_side per side, a few pictures, some empty
+    cells, the border and gravity rules now and then."""
     height, width = rng.randint(1, max_side), rng.randint(1, max_side)
     cells = [(r, c) for r in range(height) for c in range(width)]
     rng.shuffle(cells)
