@@ -242,7 +242,7 @@ def _another(puzzle: Numberlink, cover: Solution, budget: Budget, deadline: Dead
 def _bound(puzzle: Numberlink, states: int, step: str, budget: Budget, deadline: Deadline,
            log: _Log) -> Finding | None:
     """Steps 1 and 7: the frontier's self-avoiding bound B, capped at 2."""
-    engine = KIND.backend("frontier", max_states=states)  # by name: numpy loads on first use
+    engine = KIND.backend("frontier", max_states=states)
     try:
         bound = engine.self_avoiding_bound(puzzle, cap=CAP, deadline=deadline)
     except TooWide:
