@@ -229,14 +229,16 @@ def parse_solution(text: str, board: Board | None = None, source: str = "<soluti
     return Solution(tuple(moves))
 
 
+def move_json(board: Board, move: Move) -> dict[str, Any]:
+    """``{"picture", "tiles", "corners"}`` for a move played on ``board``."""
+    return {"picture": board.at(move.a), "tiles": [list(move.a), list(move.b)],
+            "corners": [list(c) for c in move.corners]}
+
+
 def solution_json(board: Board, solution: Solution) -> list[dict[str, Any]]:
     out = []
     for move in solution.moves:
-        out.append({
-            "picture": board.at(move.a),
-            "tiles": [list(move.a), list(move.b)],
-            "corners": [list(c) for c in move.corners],
-        })
+        out.append(move_json(board, move))
         board = board.removed(move.a, move.b)
     return out
 
