@@ -16,6 +16,7 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Callable
 from typing import Any
 
 from search.app.arguments import (
@@ -32,7 +33,9 @@ from search.core.limits import Overtime, watchdog
 from search.core.puzzlekind import PuzzleKind
 from search.core.registry import load_puzzle
 from search.lianliankan.hint import Hint, hint, legal_moves
-from search.lianliankan.io import format_move, move_json
+from search.lianliankan.io import format_board, format_move, move_json, solution_json
+from search.lianliankan.rules import rules_line
+from search.lianliankan.shuffle import Shuffled, shuffle
 
 EXIT_OF_STATUS = {Status.SOLVED: YES, Status.UNSAT: NO, Status.LIMIT: UNDECIDED,
                   Status.ERROR: NO}
@@ -48,6 +51,18 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     sub.add_argument("--backend", help="the backend that looks for a safe move "
                      "(default: the fastest for the rules)")
     sub.set_defaults(run=run_hint)
+    text = "Lianliankan: reshuffle the tiles left into a position that can be cleared"
+    sub = commands.add_parser("shuffle", help=text, description=text, epilog=(
+        "The tiles keep their cells; only the pictures move.  Prints the new board "
+        "(its header a '#' comment, so the output is a board file).  Exit codes: 0 "
+        "reshuffled, 1 no arrangement of the tiles clears, 2 bad usage or input, "
+        "3 the time limit came first."))
+    sub.add_argument("files", nargs="+", metavar="FILE")
+    add_common_arguments(sub)
+    sub.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
+    sub.add_argument("--backend", help="the backend that decides the blank board when "
+                     "random blank games get stuck (default: the fastest for the rules)")
+    sub.set_defaults(run=run_shuffle)
 
 
 def _boards(path: str, args: Any) -> list[tuple[str, PuzzleKind, Any]]:
@@ -58,7 +73,8 @@ def _boards(path: str, args: Any) -> list[tuple[str, PuzzleKind, Any]]:
     return [(v.name, kind_, v.puzzle) for v in rule_variants(kind_, parsed, path, args)]
 
 
-def run_hint(args: Any) -> int:
+def _run(args: Any, answer: Callable[[str, PuzzleKind, Any, str], int]) -> int:
+    """``answer`` for every position of every file, with the backend to use."""
     codes = []
     for path in args.files:
         try:
@@ -75,11 +91,63 @@ def run_hint(args: Any) -> int:
                       f"(known: {', '.join(kind_.backends)})", file=sys.stderr)
                 codes.append(USAGE)
                 continue
-            found = _bounded_hint(board, kind_, backend, args.time_limit)
-            print(json.dumps(hint_json(name, backend, board, found)) if args.json
-                  else hint_text(name, backend, board, found), flush=True)
-            codes.append(EXIT_OF_STATUS[found.status])
+            codes.append(answer(name, kind_, board, backend))
     return worst(codes)
+
+
+def run_hint(args: Any) -> int:
+    def answer(name: str, kind_: PuzzleKind, board: Any, backend: str) -> int:
+        found = _bounded_hint(board, kind_, backend, args.time_limit)
+        print(json.dumps(hint_json(name, backend, board, found)) if args.json
+              else hint_text(name, backend, board, found), flush=True)
+        return EXIT_OF_STATUS[found.status]
+
+    return _run(args, answer)
+
+
+def run_shuffle(args: Any) -> int:
+    def answer(name: str, kind_: PuzzleKind, board: Any, backend: str) -> int:
+        start = time.perf_counter()
+        try:
+            with watchdog(args.time_limit):
+                found = shuffle(board, args.seed, kind_.backend(backend), args.time_limit)
+        except (Overtime, LimitReached):
+            found = Shuffled(Status.LIMIT, None, None, backend, time.perf_counter() - start,
+                             message=f"stopped at the time limit ({args.time_limit:g} s)")
+        print(json.dumps(shuffle_json(name, board, found, args.seed)) if args.json
+              else shuffle_text(name, found), flush=True)
+        return EXIT_OF_STATUS[found.status]
+
+    return _run(args, answer)
+
+
+def shuffle_json(name: str, board: Any, found: Shuffled, seed: int) -> dict[str, Any]:
+    out: dict[str, Any] = {"file": name, "puzzle": "lianliankan", "task": "shuffle",
+                           "status": str(found.status), "seed": seed}
+    if found.board is not None and found.clearing is not None:
+        out["grid"] = [list(row) for row in found.board.grid]
+        out["clearing"] = solution_json(found.board, found.clearing)
+    if found.engine:
+        out["engine"] = found.engine
+    if found.message:
+        out["message"] = found.message
+    out.update(wall=round(found.wall, 6), effort=found.effort)
+    return out
+
+
+def shuffle_text(name: str, found: Shuffled) -> str:
+    figures = ", ".join([found.engine, f"{found.wall:.3f} s"]
+                        + [f"{k} {v:g}" for k, v in found.effort.items()])
+    what = {Status.SOLVED: "SHUFFLED", Status.UNSAT: "NO SHUFFLE CLEARS"}.get(
+        found.status, str(found.status))
+    lines = [f"# {name}: {what} ({figures})"]
+    if found.message:
+        lines.append(f"# {found.message}")
+    if found.board is not None:
+        if found.board.fixed_rules:
+            lines.append(rules_line(found.board))
+        lines.append(format_board(found.board).rstrip("\n"))
+    return "\n".join(lines)
 
 
 def _bounded_hint(board: Any, kind_: PuzzleKind, backend: str,

@@ -32,7 +32,7 @@ from search.core.contract import GridcpError, Status
 from search.core.limits import MAX_TURNS, check_cells, turns
 from search.core.outputs import out_dir
 from search.lianliankan.io import format_board
-from search.lianliankan.model import Board, Grid
+from search.lianliankan.model import Board, Cell, Grid, Move, Solution
 from search.lianliankan.paths import WALL, Field
 
 SEED_SIZE = (20, 20)
@@ -76,7 +76,8 @@ def full_fill(width: int, height: int, pictures: int, rng: random.Random) -> Gri
 
 
 def played_fill(width: int, height: int, tiles: list[int], border: bool, turns: int,
-                rng: random.Random, gravity: bool = False) -> Grid | None:
+                rng: random.Random, gravity: bool = False, occupied: list[Cell] | None = None,
+                order: list[tuple[Cell, Cell]] | None = None) -> Grid | None:
     """Play a game on blank tiles and paint each removed pair with the next picture.
 
     The blank tiles are the board's tile cells (all cells when ``tiles`` fills
@@ -90,11 +91,15 @@ def played_fill(width: int, height: int, tiles: list[int], border: bool, turns: 
     the same cells at every step (gravity depends only on which cells are full),
     so it clears in the order played: the falls are undone by painting where
     the tiles started.
+
+    ``occupied``: the tile cells (default: random ones, or all); ``order``
+    receives the pairs removed, each as its two cells when it is played.
     """
     pairs = [tiles[i] for i in range(0, len(tiles), 2)]
     rng.shuffle(pairs)
     cells = [(r, c) for r in range(height) for c in range(width)]
-    occupied = rng.sample(cells, len(tiles)) if len(tiles) < len(cells) else cells
+    if occupied is None:
+        occupied = rng.sample(cells, len(tiles)) if len(tiles) < len(cells) else cells
     blank = [[0] * width for _ in range(height)]
     for r, c in occupied:
         blank[r][c] = 1
@@ -116,6 +121,8 @@ def played_fill(width: int, height: int, tiles: list[int], border: bool, turns: 
         for i in (a, b):
             r, c = game.field.cell(game.origin[i])
             grid[r][c] = picture
+        if order is not None:
+            order.append((game.field.cell(a), game.field.cell(b)))
         if gravity:
             game.drop(a, b)
             left = game.tiles()
@@ -124,6 +131,19 @@ def played_fill(width: int, height: int, tiles: list[int], border: bool, turns: 
                 game.remove(i)
                 left.remove(i)
     return tuple(tuple(row) for row in grid)
+
+
+def clearing_of(board: Board, pairs: list[tuple[Cell, Cell]]) -> Solution:
+    """The pairs removed in order on ``board``, each with the seed's line as
+    it is played (the clearing a board was built from, for ``verify``)."""
+    field, moves = Field(board), []
+    for a, b in pairs:
+        i, j = field.index(a), field.index(b)
+        corners = field.path(i, j)
+        moves.append(Move(a, b, () if corners is None else
+                          tuple(field.cell(c) for c in corners)))  # None: verify says so
+        field.remove(i, j)
+    return Solution(tuple(moves))
 
 
 class BlankGame:
