@@ -35,7 +35,6 @@ from search.core.registry import load_puzzle
 from search.lianliankan.hint import Hint, hint, legal_moves
 from search.lianliankan.io import format_board, format_move, move_json, solution_json
 from search.lianliankan.rules import rules_line
-from search.lianliankan.shuffle import Shuffled, shuffle
 
 EXIT_OF_STATUS = {Status.SOLVED: YES, Status.UNSAT: NO, Status.LIMIT: UNDECIDED,
                   Status.ERROR: NO}
@@ -106,6 +105,9 @@ def run_hint(args: Any) -> int:
 
 
 def run_shuffle(args: Any) -> int:
+    # the generator's blank games and the exact search load for this command only
+    from search.lianliankan.shuffle import Shuffled, shuffle
+
     def answer(name: str, kind_: PuzzleKind, board: Any, backend: str) -> int:
         start = time.perf_counter()
         try:
@@ -121,7 +123,7 @@ def run_shuffle(args: Any) -> int:
     return _run(args, answer)
 
 
-def shuffle_json(name: str, board: Any, found: Shuffled, seed: int) -> dict[str, Any]:
+def shuffle_json(name: str, board: Any, found: Any, seed: int) -> dict[str, Any]:
     out: dict[str, Any] = {"file": name, "puzzle": "lianliankan", "task": "shuffle",
                            "status": str(found.status), "seed": seed}
     if found.board is not None and found.clearing is not None:
@@ -135,7 +137,7 @@ def shuffle_json(name: str, board: Any, found: Shuffled, seed: int) -> dict[str,
     return out
 
 
-def shuffle_text(name: str, found: Shuffled) -> str:
+def shuffle_text(name: str, found: Any) -> str:
     figures = ", ".join([found.engine, f"{found.wall:.3f} s"]
                         + [f"{k} {v:g}" for k, v in found.effort.items()])
     what = {Status.SOLVED: "SHUFFLED", Status.UNSAT: "NO SHUFFLE CLEARS"}.get(
