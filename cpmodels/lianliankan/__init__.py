@@ -310,7 +310,8 @@ class CpSatBackend(LianliankanBackend):
             return SolveResult(Status.UNSAT, None, time.perf_counter() - start,
                                {"safe_moves": len(first)}, message)
         if built is None or deadline.expired():
-            return SolveResult(Status.LIMIT, None, time.perf_counter() - start, {})
+            return SolveResult(Status.LIMIT, None, time.perf_counter() - start,
+                               {"safe_moves": len(first)}, "time limit reached")
         if getattr(built, "stuck", None):
             self.effort = {"safe_moves": len(first)}
             message = (
@@ -319,13 +320,16 @@ class CpSatBackend(LianliankanBackend):
             )
             return SolveResult(Status.UNSAT, None, time.perf_counter() - start,
                                dict(self.effort), message)
-        hinted = self.opts.hint and _hint(built, puzzle, deadline)
+        self.effort = {"safe_moves": len(first)}
+        hinted = self.opts.hint and _hint(built, puzzle, deadline, self.effort)
         cores = None
         if not hinted and self.opts.cores and isinstance(built, _Model):
             cores = built.add_cores(self.opts.cores, deadline)  # cheap beside CP-SAT unhinted
+            self.effort["cores"] = cores
         left = deadline.remaining()
-        if left == 0:
-            return SolveResult(Status.LIMIT, None, time.perf_counter() - start, {})
+        if left == 0:  # the search's figures for the hint stay in the answer
+            return SolveResult(Status.LIMIT, None, time.perf_counter() - start,
+                               dict(self.effort), "time limit reached")
         solver = make_solver(
             time_limit=left,
             workers=self.opts.workers,
@@ -340,9 +344,7 @@ class CpSatBackend(LianliankanBackend):
         if isinstance(built, GravityModel):  # presolve took 18 of 19 s on a 6 x 4 board
             solver.parameters.cp_model_presolve = False
         status = solver.solve(built.model)
-        self.effort = {**effort(solver), "safe_moves": len(first), "hinted": int(hinted)}
-        if cores is not None:
-            self.effort["cores"] = cores
+        self.effort = {**effort(solver), **self.effort, "hinted": int(hinted)}
         wall = time.perf_counter() - start
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             solution = Solution((*first, *built.solution(solver.value).moves))
@@ -379,12 +381,12 @@ _REFUTED = "refuted"  # what _build answers for a board the pairs kept apart ref
 HINT_NODES = 20_000  # the search's budget for a clearing to hint (nodes, not seconds)
 
 
-def _hint(built: Any, board: Board, deadline: Deadline) -> bool:
+def _hint(built: Any, board: Board, deadline: Deadline, figures: dict[str, float]) -> bool:
     """Hint a clearing found by the exact search (within ``HINT_NODES``) to
     CP-SAT, as the model's values; whether one was found.  The hint only
     guides CP-SAT's first dives: the verdict is still CP-SAT's, and a board
     the search cannot clear in the budget is solved without one."""
-    moves = clearing(board, HINT_NODES, deadline)
+    moves = clearing(board, HINT_NODES, deadline, figures)
     if moves is None:
         return False
     built.hint(moves)

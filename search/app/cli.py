@@ -40,6 +40,7 @@ from search.app.arguments import (
     worst,
 )
 from search.app.manifest import expected
+from search.app.play import add_commands as add_play_commands
 from search.app.progress import Progress
 from search.core.contract import (
     CheckReport,
@@ -586,6 +587,7 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     sub.add_argument("--format", choices=("svg", "png", "html"),
                      help="picture format when -o is a folder (default: svg)")
     sub.set_defaults(run=run_draw)
+    add_play_commands(commands)  # hint, shuffle: light, so among the commands here
     words = sys.argv[1:] if argv is None else argv
     generating = words[1] if len(words) > 1 and words[0] == "generate" else None
     sub = commands.add_parser("generate", help="generate puzzles")

@@ -31,10 +31,12 @@ from typing import Any
 from search.core.contract import GridcpError, Status
 from search.core.limits import MAX_TURNS, check_cells, turns
 from search.core.outputs import out_dir
-from search.lianliankan.io import format_board
-from search.lianliankan.model import Board, Grid
+from search.lianliankan.difficulty import GRADES, Grade, grade, searched
+from search.lianliankan.io import format_board, solution_json
+from search.lianliankan.model import Board, Cell, Grid, Move, Solution
 from search.lianliankan.paths import WALL, Field
 from search.lianliankan.solver import SearchBackend
+from search.lianliankan.verify import verify
 
 SEED_SIZE = (20, 20)
 FULL_SIZE = (18, 8)
@@ -77,7 +79,8 @@ def full_fill(width: int, height: int, pictures: int, rng: random.Random) -> Gri
 
 
 def played_fill(width: int, height: int, tiles: list[int], border: bool, turns: int,
-                rng: random.Random, gravity: bool = False) -> Grid | None:
+                rng: random.Random, gravity: bool = False, occupied: list[Cell] | None = None,
+                order: list[tuple[Cell, Cell]] | None = None) -> Grid | None:
     """Play a game on blank tiles and paint each removed pair with the next picture.
 
     The blank tiles are the board's tile cells (all cells when ``tiles`` fills
@@ -91,11 +94,15 @@ def played_fill(width: int, height: int, tiles: list[int], border: bool, turns: 
     the same cells at every step (gravity depends only on which cells are full),
     so it clears in the order played: the falls are undone by painting where
     the tiles started.
+
+    ``occupied``: the tile cells (default: random ones, or all); ``order``
+    receives the pairs removed, each as its two cells when it is played.
     """
     pairs = [tiles[i] for i in range(0, len(tiles), 2)]
     rng.shuffle(pairs)
     cells = [(r, c) for r in range(height) for c in range(width)]
-    occupied = rng.sample(cells, len(tiles)) if len(tiles) < len(cells) else cells
+    if occupied is None:
+        occupied = rng.sample(cells, len(tiles)) if len(tiles) < len(cells) else cells
     blank = [[0] * width for _ in range(height)]
     for r, c in occupied:
         blank[r][c] = 1
@@ -117,6 +124,8 @@ def played_fill(width: int, height: int, tiles: list[int], border: bool, turns: 
         for i in (a, b):
             r, c = game.field.cell(game.origin[i])
             grid[r][c] = picture
+        if order is not None:
+            order.append((game.field.cell(a), game.field.cell(b)))
         if gravity:
             game.drop(a, b)
             left = game.tiles()
@@ -125,6 +134,19 @@ def played_fill(width: int, height: int, tiles: list[int], border: bool, turns: 
                 game.remove(i)
                 left.remove(i)
     return tuple(tuple(row) for row in grid)
+
+
+def clearing_of(board: Board, pairs: list[tuple[Cell, Cell]]) -> Solution:
+    """The pairs removed in order on ``board``, each with the seed's line as
+    it is played (the clearing a board was built from, for ``verify``)."""
+    field, moves = Field(board), []
+    for a, b in pairs:
+        i, j = field.index(a), field.index(b)
+        corners = field.path(i, j)
+        moves.append(Move(a, b, () if corners is None else
+                          tuple(field.cell(c) for c in corners)))  # None: verify says so
+        field.remove(i, j)
+    return Solution(tuple(moves))
 
 
 class BlankGame:
@@ -252,17 +274,21 @@ class BlankGame:
 # ---------------------------------------------------------------- boards
 
 
-def make_board(args: Any, rng: random.Random) -> tuple[Board, int, int]:
+def make_board(args: Any, rng: random.Random,
+               order: list[tuple[Cell, Cell]] | None = None) -> tuple[Board, int, int]:
     """One board for the options in ``args``, how many were drawn for it, and how
-    many of those the exact search left undecided within ``args.board_nodes``."""
+    many of those the exact search left undecided within ``args.board_nodes``;
+    ``order`` receives the pairs of the blank game a played board was built from."""
     width, height = args.width, args.height
     rules = {"border": args.border, "gravity": args.gravity, "turns": args.turns}
     undecided = 0
     for tries in range(1, MAX_TRIES + 1):
         if args.played:
             tiles = _tiles(args, width, height, rng)
+            if order is not None:
+                order.clear()
             grid = played_fill(width, height, tiles, args.border, args.turns, rng,
-                               args.gravity)
+                               args.gravity, order=order)
             if grid is not None:
                 return Board(grid, **rules), tries, undecided
             continue
@@ -310,9 +336,44 @@ def add_generate_arguments(parser: argparse.ArgumentParser) -> None:
                         help="lines may use the empty ring outside the board")
     parser.add_argument("--gravity", action="store_true", help="tiles fall into gaps")
     parser.add_argument("--turns", type=turns, default=2, help="most turns of a line (2)")
+    parser.add_argument("--difficulty", choices=GRADES,
+                        help="with --solvable: only boards of this grade (easy: the greedy "
+                             "scan clears it and random play wins half the time; hard: the "
+                             "scan gets stuck and random play wins at most 1 game in 8)")
     parser.add_argument("--board-nodes", type=int, default=BOARD_NODES, metavar="N",
                         help="--method reject: nodes of exact search per drawn board; "
                              f"an undecided board is skipped ({BOARD_NODES:,})")
+
+
+def graded_board(args: Any, seed: int) -> tuple[Board, int, int, Solution | None,
+                                                 Grade | None]:
+    """Board ``seed`` for the options: the board, the draws and undecided draws
+    it took, the clearing it was built from (``--solvable``: the blank game's
+    for ``--method play``, else the exact search's) and, with ``--difficulty``,
+    its grade (boards of other grades are drawn past)."""
+    rng = random.Random(seed)
+    drawn = undecided = 0
+    for _ in range(MAX_TRIES):
+        order: list[tuple[Cell, Cell]] = []
+        board, tries, skipped = make_board(args, rng, order)
+        drawn, undecided = drawn + tries, undecided + skipped
+        if not args.solvable:
+            return board, drawn, undecided, None, None
+        nodes = None
+        if args.played:
+            clearing = clearing_of(board, order)
+        else:
+            _, moves, nodes = searched(board, args.board_nodes)
+            clearing = Solution(tuple(moves or ()))
+        if verify(board, clearing):
+            raise GridcpError(f"board {seed}: the clearing it was built from fails verify: "
+                              + "; ".join(verify(board, clearing)))
+        if args.difficulty is None:
+            return board, drawn, undecided, clearing, None
+        found = grade(board, rng.randrange(1 << 30), nodes)
+        if found.name == args.difficulty:
+            return board, drawn, undecided, clearing, found
+    raise GridcpError(f"no {args.difficulty} board found in {MAX_TRIES} boards that clear")
 
 
 def generate(args: Any) -> int:
@@ -321,18 +382,23 @@ def generate(args: Any) -> int:
     start, drawn, undecided = time.perf_counter(), 0, 0
     for k in range(1, args.count + 1):
         seed = args.seed + k - 1
-        board, tries, skipped = make_board(args, random.Random(seed))
+        board, tries, skipped, clearing, found = graded_board(args, seed)
         drawn += tries
         undecided += skipped
         name = f"llk-{board.width}x{board.height}-{args.kind}-{seed}"
         if args.json:
-            print(json.dumps({"name": name, "seed": seed, "size": f"{board.width}x{board.height}",
-                              "kind": args.kind, "border": board.border,
-                              "gravity": board.gravity, "grid": [list(r) for r in board.grid]}))
+            record = {"name": name, "seed": seed, "size": f"{board.width}x{board.height}",
+                      "kind": args.kind, "border": board.border,
+                      "gravity": board.gravity, "grid": [list(r) for r in board.grid]}
+            if found is not None:
+                record.update(found.as_json())
+            if clearing is not None:
+                record["clearing"] = solution_json(board, clearing)
+            print(json.dumps(record))
         elif out is not None:
             (out / f"{name}.llk").write_text(format_board(board))
         else:
-            print(f"# board {name}")
+            print(f"# board {name}" + (f" {found.name}" if found is not None else ""))
             print(format_board(board), end="")
     wall = time.perf_counter() - start
     rate = args.count / wall if wall > 0 else float("inf")
@@ -374,10 +440,16 @@ def _settled(args: Any) -> Any:
         raise GridcpError(f"--board-nodes must be positive, not {args.board_nodes}")
     args.pictures = getattr(args, "pictures", None) or (max(1, cells // 4) if full else 20)
     args.pairs = getattr(args, "pairs", None) or (100 if not args.size else cells // 4)
-    method = args.method or ("play" if solvable else "random")
+    # random deals hold the hard boards; the blank game deals easy ones
+    hard = getattr(args, "difficulty", None) in ("medium", "hard")
+    method = args.method or ("reject" if solvable and hard else "play" if solvable
+                             else "random")
     if method not in ("random", "play", "reject"):
         raise GridcpError(f"lianliankan generate methods: random, play, reject; not {method!r}")
     args.method = method
+    args.difficulty = getattr(args, "difficulty", None)
+    if args.difficulty is not None and not solvable:
+        raise GridcpError("--difficulty grades boards that clear: add --solvable")
     args.played = solvable and method == "play"
     args.kind = ("full" if full else "seed") + ("-solvable" if solvable else "")
     return args

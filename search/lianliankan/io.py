@@ -18,17 +18,28 @@ Solutions: one move per line, ``picture: (r,c) - (r,c) - ... - (r,c)``: the
 first and last cells are the two tiles, the cells between them the corners of
 the line, in order; cells are (row, column), 0-based, and -1 or the height /
 width name the ring outside the board.  The picture is informative.
+
+Games in progress: a board, then a line ``moves:`` and the moves played so
+far, as above (a move may give its two tiles alone); an optional line
+``rules: border gravity turns=N`` (or ``plain``) before ``moves:`` states the
+rules the game is played under (default: the plain rules).  Every move is
+checked on the board it is played on, and the file reads as the position
+reached, under its rules.
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter
+from dataclasses import replace
 from typing import Any
 
 from search.core.contract import InputError
 from search.core.limits import TooLarge, check_cells
 from search.lianliankan.model import Board, Cell, Move, Solution
+from search.lianliankan.paths import Field
+from search.lianliankan.rules import rules_line
+from search.lianliankan.verify import move_problems
 
 # ---------------------------------------------------------------- boards
 
@@ -37,7 +48,12 @@ _ANSI = re.compile(r"\x1b\[[0-9;]*m|\\e\[[0-9;]*m")
 
 def sniff(text: str) -> bool:
     """Does the text look like a Lianliankan board?"""
-    body = _content_lines(_ANSI.sub("", text))
+    text = _ANSI.sub("", text)
+    try:
+        text, _, _ = _game_parts(text, "<sniff>")
+    except InputError:
+        return False
+    body = _content_lines(text)
     if not body:
         return False
     if _has_seed_header(text):
@@ -52,8 +68,42 @@ def sniff(text: str) -> bool:
 
 
 def parse(text: str, source: str = "<input>") -> Board:
-    """A board from either format; InputError names the line of any fault."""
+    """A board from either format, or the position a game in progress has
+    reached (see ``parse_game``); InputError names the line of any fault."""
+    deal, moves = parse_game(text, source)
+    board = deal
+    for move in moves:
+        board = board.removed(move.a, move.b)
+    return board
+
+
+def parse_game(text: str, source: str = "<input>") -> tuple[Board, list[Move]]:
+    """A board, or a game in progress: the deal under the file's rules (a
+    ``rules:`` line, else the plain rules) and the moves after a ``moves:``
+    line, each checked on the board it is played on (the first illegal one
+    is an InputError naming its line).  A move given by its two tiles alone
+    gets the seed's line."""
     text = _ANSI.sub("", text)
+    text, rules, stated = _game_parts(text, source)
+    deal = _board(text, source)
+    if rules is None and stated is None:
+        return deal, []
+    deal = replace(deal, **(rules or {}), fixed_rules=True)
+    board, moves = deal, []
+    for number, (line, move, picture) in enumerate(stated or (), start=1):
+        move = _played(board, move, picture, f"move {number}", source, line)
+        moves.append(move)
+        board = board.removed(move.a, move.b)
+    return deal, moves
+
+
+def format_game(deal: Board, moves: list[Move] | tuple[Move, ...]) -> str:
+    """A game file: the rules, the deal, then ``moves:`` and the moves played."""
+    return (rules_line(deal) + "\n" + format_board(deal) + "moves:\n"
+            + format_solution(deal, Solution(tuple(moves))))
+
+
+def _board(text: str, source: str) -> Board:
     body = _content_lines(text)
     if not body:
         raise InputError("no board in the file", source)
@@ -65,6 +115,79 @@ def parse(text: str, source: str = "<input>") -> Board:
         raise InputError(f"a collection of {len(headers)} boards ('# board' lines); "
                          "give one board per file", source, headers[1])
     return _grid(body, source)
+
+
+Stated = tuple[int, Move, int | None]  # a move's line number, the move, the picture it names
+
+
+def _game_parts(text: str, source: str) -> tuple[str, dict[str, Any] | None,
+                                                 list[Stated] | None]:
+    """The board's text (a ``rules:`` line blanked and everything from
+    ``moves:`` on cut, so line numbers stay), the rules stated, and the moves
+    (None: no ``moves:`` line)."""
+    lines = text.splitlines()
+    rules: dict[str, Any] | None = None
+    for i, line in enumerate(lines):
+        word = line.strip().lower()
+        if word.startswith("rules:"):
+            if rules is not None:
+                raise InputError("a second 'rules:' line", source, i + 1)
+            rules = _rules(line.split(":", 1)[1], source, i + 1)
+            lines[i] = ""
+        elif word == "moves:":
+            return "\n".join(lines[:i]), rules, _moves(lines, i + 1, source)
+    return "\n".join(lines), rules, None
+
+
+def _rules(words: str, source: str, line: int) -> dict[str, Any]:
+    rules: dict[str, Any] = {"border": False, "gravity": False, "turns": 2}
+    for word in words.split():
+        name, _, value = word.lower().partition("=")
+        if name in ("border", "gravity") and not value:
+            rules[name] = True
+        elif name == "turns" and value.isdigit() and len(value) < 4:
+            rules["turns"] = int(value)
+        elif name != "plain":
+            raise InputError(f"unknown rule {word!r} (known: border, gravity, turns=N, "
+                             "plain)", source, line)
+    return rules
+
+
+def _moves(lines: list[str], first: int, source: str) -> list[Stated]:
+    """The moves on ``lines[first:]`` (``#`` starts a comment)."""
+    moves = []
+    for number in range(first, len(lines)):
+        body = lines[number].split("#", 1)[0].strip()
+        if not body:
+            continue
+        if body.lower().startswith("rules:"):
+            raise InputError("the 'rules:' line goes before 'moves:'", source, number + 1)
+        picture = re.match(r"^(\d+)\s*:", body)
+        body = body[picture.end():].strip() if picture else body
+        cells = [(int(r), int(c)) for r, c in _CELL.findall(body)]
+        if len(cells) < 2 or _CELL.sub("", body).replace("-", "").strip():
+            raise InputError("a move is 'picture: (r,c) - (r,c) ...' with two tiles or more",
+                             source, number + 1)
+        moves.append((number + 1, Move(cells[0], cells[-1], tuple(cells[1:-1])),
+                      int(picture.group(1)) if picture else None))
+    return moves
+
+
+def _played(board: Board, move: Move, picture: int | None, name: str, source: str,
+            line: int) -> Move:
+    """``move`` as played on ``board`` (the seed's line when only the tiles are
+    given), or an InputError saying why it cannot be played."""
+    shown = " - ".join(f"({r},{c})" for r, c in move.line())
+    tiles_only = not move.corners
+    if tiles_only and move_problems(board, move):
+        move = _with_line(board, move)
+    problems = move_problems(board, move)
+    if not problems and picture is not None and picture != board.at(move.a):
+        problems = [f"it names picture {picture}, the tiles hold {board.at(move.a)}"]
+    if problems:  # given by its tiles alone, the move has no line of its own to fault
+        why = problems[-1] if tiles_only else problems[0]
+        raise InputError(f"{name} {shown} cannot be played: {why}", source, line)
+    return move
 
 
 def parse_many(text: str, source: str = "<input>") -> list[tuple[str, str, Board]]:
@@ -214,29 +337,20 @@ def format_solution(board: Board, solution: Solution) -> str:
 
 
 def parse_solution(text: str, board: Board | None = None, source: str = "<solution>") -> Solution:
-    """Read a move list written by ``format_solution`` (``#`` lines are comments)."""
-    moves = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        body = line.split("#", 1)[0].strip()
-        if not body:
-            continue
-        body = re.sub(r"^\d+\s*:", "", body).strip()
-        cells = [(int(r), int(c)) for r, c in _CELL.findall(body)]
-        if len(cells) < 2 or _CELL.sub("", body).replace("-", "").strip():
-            raise InputError("a move is 'picture: (r,c) - (r,c) ...' with two tiles or more",
-                             source, number)
-        moves.append(Move(cells[0], cells[-1], tuple(cells[1:-1])))
-    return Solution(tuple(moves))
+    """Read a move list written by ``format_solution`` (``#`` starts a comment)."""
+    return Solution(tuple(move for _, move, _ in _moves(text.splitlines(), 0, source)))
+
+
+def move_json(board: Board, move: Move) -> dict[str, Any]:
+    """``{"picture", "tiles", "corners"}`` for a move played on ``board``."""
+    return {"picture": board.at(move.a), "tiles": [list(move.a), list(move.b)],
+            "corners": [list(c) for c in move.corners]}
 
 
 def solution_json(board: Board, solution: Solution) -> list[dict[str, Any]]:
     out = []
     for move in solution.moves:
-        out.append({
-            "picture": board.at(move.a),
-            "tiles": [list(move.a), list(move.b)],
-            "corners": [list(c) for c in move.corners],
-        })
+        out.append(move_json(board, move))
         board = board.removed(move.a, move.b)
     return out
 
@@ -247,6 +361,18 @@ def key(board: Board, solution: Solution) -> tuple[tuple[Cell, ...], ...]:
         line if line[0] <= line[-1] else line[::-1]
         for line in (move.line() for move in solution.moves)
     )
+
+
+def _with_line(board: Board, move: Move) -> Move:
+    """The move with the seed's line between its tiles, when they are two tiles
+    of one picture a line joins (else unchanged, for ``move_problems`` to say why)."""
+    a, b = move.a, move.b
+    if not (_on(board, a) and _on(board, b) and board.at(a) and board.at(a) == board.at(b)
+            and a != b):
+        return move
+    field = Field(board)
+    corners = field.path(field.index(a), field.index(b))
+    return move if corners is None else field.move(field.index(a), field.index(b), corners)
 
 
 def _on(board: Board, cell: Cell) -> bool:

@@ -7,7 +7,7 @@ A tile is a picture number >= 1; 0 is an empty cell.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 from search.core.contract import load
@@ -26,6 +26,9 @@ class Board:
     border: bool = False  # lines may run through one empty ring outside the board
     gravity: bool = False  # after a removal the tiles above fall into the gap
     turns: int = 2  # the most turns a connecting line may make
+    # the rules come from the file (a game in progress, or a 'rules:' line):
+    # rule flags may not change them, since the moves played were played under them
+    fixed_rules: bool = field(default=False, compare=False)
 
     @property
     def height(self) -> int:

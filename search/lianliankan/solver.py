@@ -50,6 +50,7 @@ from search.core.contract import (
     SolveResult,
     Status,
     Unsupported,
+    add_effort,
 )
 from search.lianliankan.backend import LianliankanBackend
 from search.lianliankan.gravity import GravitySearch
@@ -467,11 +468,12 @@ class PairingSearch(Dives):
         return best or []
 
 
-def clearing(board: Board, node_limit: int,
-             deadline: Deadline | None = None) -> list[Move] | None:
+def clearing(board: Board, node_limit: int, deadline: Deadline | None = None,
+             effort: dict[str, float] | None = None) -> list[Move] | None:
     """A clearing found within ``node_limit`` nodes of the exact search (greedy
     play first), or None: none found in that budget or before ``deadline``,
-    or none exists."""
+    or none exists.  The search's figures are added to ``effort`` (keys
+    ``hint_nodes``, ...), whatever the outcome."""
     deadline = deadline or Deadline(None)
     engine = (GravitySearch if board.gravity else PairingSearch)(
         board, deadline, node_limit=node_limit)
@@ -480,6 +482,9 @@ def clearing(board: Board, node_limit: int,
         return list(game.moves) if game.left == 0 else engine.run()
     except LimitReached:
         return None
+    finally:
+        if effort is not None:
+            add_effort(effort, {f"hint_{k}": v for k, v in engine.effort().items()})
 
 
 

@@ -58,11 +58,8 @@ def clearable(board: Board) -> bool:
             return True
         if board.grid in failed:
             return False
-        for i, a in enumerate(tiles):
-            for b in tiles[i + 1:]:
-                if (board.at(a) == board.at(b) and joined(board, a, b)
-                        and search(board.removed(a, b))):
-                    return True
+        if any(search(board.removed(a, b)) for a, b in moves(board)):
+            return True
         failed.add(board.grid)
         return False
 
@@ -101,3 +98,56 @@ def random_board(rng: random.Random, max_side: int = 4) -> Board:
                   gravity=rng.random() < 0.25)
     assert all(n % 2 == 0 for n in Counter(v for row in grid for v in row if v).values())
     return board
+
+
+def moves(board: Board) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+    """The pairs of tiles a line joins now."""
+    tiles = board.tiles
+    return [(a, b) for i, a in enumerate(tiles) for b in tiles[i + 1:]
+            if board.at(a) == board.at(b) and joined(board, a, b)]
+
+
+def random_deal(rng: random.Random, max_side: int = 6) -> Board:
+    """A random full deal (one cell left empty on odd boards), about four tiles a
+    picture; the ring one time in five, gravity three in ten."""
+    height, width = rng.randint(2, max_side), rng.randint(2, max_side)
+    cells = [(r, c) for r in range(height) for c in range(width)]
+    rng.shuffle(cells)
+    pairs = len(cells) // 2
+    pictures = max(1, pairs // 2)
+    tiles = [p for _ in range(pairs) for p in [rng.randint(1, pictures)] * 2]
+    grid = [[0] * width for _ in range(height)]
+    for (r, c), picture in zip(cells, tiles, strict=False):
+        grid[r][c] = picture
+    return Board(tuple(map(tuple, grid)), border=rng.random() < 0.2,
+                 gravity=rng.random() < 0.3)
+
+
+def played(rng: random.Random, board: Board) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+    """A random game on ``board`` to its end (cleared or stuck): the moves played."""
+    game = []
+    while options := moves(board):
+        a, b = rng.choice(options)
+        game.append((a, b))
+        board = board.removed(a, b)
+    return game
+
+
+def random_position(rng: random.Random, max_side: int = 6) -> tuple[Board, list]:
+    """A deal and the moves of a random game on it so far: one move before a
+    stuck end (where lost positions with moves left are), else a random point
+    of a game that cleared (never the empty board)."""
+    deal = random_deal(rng, max_side)
+    game = played(rng, deal)
+    board = deal
+    for a, b in game:
+        board = board.removed(a, b)
+    keep = len(game) - 1 if board.tiles else rng.randint(0, len(game) - 1)
+    return deal, game[:max(0, keep)]
+
+
+def reached(deal: Board, game: list) -> Board:
+    """The board after the moves of ``game`` (pairs of cells) on ``deal``."""
+    for a, b in game:
+        deal = deal.removed(a, b)
+    return deal
