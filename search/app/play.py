@@ -35,6 +35,7 @@ from search.core.registry import load_puzzle
 from search.lianliankan.hint import Hint, hint, legal_moves
 from search.lianliankan.io import format_board, format_move, move_json, solution_json
 from search.lianliankan.rules import rules_line
+from search.lianliankan.shuffle import Shuffled, shuffle
 
 EXIT_OF_STATUS = {Status.SOLVED: YES, Status.UNSAT: NO, Status.LIMIT: UNDECIDED,
                   Status.ERROR: NO}
@@ -105,9 +106,6 @@ def run_hint(args: Any) -> int:
 
 
 def run_shuffle(args: Any) -> int:
-    # the generator's blank games and the exact search load for this command only
-    from search.lianliankan.shuffle import Shuffled, shuffle
-
     def answer(name: str, kind_: PuzzleKind, board: Any, backend: str) -> int:
         start = time.perf_counter()
         try:
