@@ -20,6 +20,7 @@ sweep ran on (CPU model, cores, load average at its start).
 from __future__ import annotations
 
 import argparse
+import re
 import statistics
 import sys
 from collections import defaultdict
@@ -31,10 +32,10 @@ from search.app.manifest import labelled
 from search.core.contract import GridcpError
 from search.core.outputs import out_dir
 from search.core.registry import read_text
-from search.lab.bench import read_results, read_sweeps, run_key
+from search.lab.results import Record, read_results, read_sweeps, run_key
+from search.lab.suites import load_suite
 
 ANSWERED = {"SOLVED", "UNSAT", "UNIQUE", "MULTIPLE", "COUNTED", "INVALID"}
-Record = dict[str, Any]
 
 
 def solved(record: Record) -> bool:
@@ -138,8 +139,6 @@ def _field(record: Record, name: str) -> str:
 
 def _natural(text: str) -> tuple:
     """``9x9`` before ``10x10``."""
-    import re
-
     return tuple(int(p) if p.isdigit() else p for p in re.split(r"(\d+)", text))
 
 
@@ -457,8 +456,6 @@ def write_report(path: Path, out: Path, *, pair: tuple[str, str] | None = None,
     suite = suite or next((s["suite"] for s in reversed(sweeps) if s.get("suite")), None)
     by: tuple[str, ...] = ()
     if suite:
-        from search.lab.suites import load_suite
-
         settings = load_suite(suite).report
         by = tuple(settings.get("by", ()))
         if pair is None and settings.get("scatter"):
