@@ -546,7 +546,8 @@ class DaskCluster(Runner):
             raise GridcpError(f"cannot reach the Dask scheduler at {address} within "
                               f"{DASK_TIMEOUT:g} s ({type(error).__name__}: {error})") from None
         # Dask logs its reconnection attempts with tracebacks: the sweep says it in one line.
-        logging.getLogger("distributed").setLevel(logging.CRITICAL)
+        for name in [n for n in logging.root.manager.loggerDict if n.startswith("distributed")]:
+            logging.getLogger(name).setLevel(logging.CRITICAL + 1)
         self.executor = self.client.get_executor(pure=False)
         self.unwell_since: float | None = None
 
@@ -558,7 +559,7 @@ class DaskCluster(Runner):
         if self.client.status != "running":
             return f"lost the Dask scheduler at {self.address}"
         if not self.client.scheduler_info().get("workers"):
-            return f"the Dask scheduler at {self.address} has no worker left"
+            return f"the Dask scheduler at {self.address} has no worker"
         return ""
 
     def check(self) -> None:
@@ -569,7 +570,7 @@ class DaskCluster(Runner):
         now = time.monotonic()
         self.unwell_since = self.unwell_since or now
         if now - self.unwell_since >= DASK_TIMEOUT:
-            self._give_up(trouble)
+            self._give_up(f"{trouble} for {DASK_TIMEOUT:g} s")
 
     def failure(self, spec: Record, error: Exception) -> Record:
         # A run cancelled under us: the scheduler is going; a KilledWorker: the
