@@ -35,6 +35,7 @@ from search.app.arguments import (
 from search.core.contract import GridcpError, InputError, Status, Unsupported
 from search.core.limits import Overtime, check_cells, watchdog
 from search.core.registry import PuzzleKind, instance_files, kind, kinds, load, load_puzzle
+from search.lab.oracles import ORACLES
 
 if TYPE_CHECKING:
     import argparse
@@ -334,8 +335,6 @@ def crosscheck(kind_: PuzzleKind, puzzle: Any, source: str, *, time_limit: float
 
 def oracle_outcome(puzzle_name: str, puzzle: Any) -> Outcome:
     """The brute-force count as an answer, with the key when there is one solution."""
-    from search.lab.oracles import ORACLES
-
     start, keys, n = time.perf_counter(), [], 0
     kind_, solutions = kind(puzzle_name), ORACLES[puzzle_name].solutions
     assert solutions is not None
@@ -387,8 +386,6 @@ def parse_sizes(text: str | None, default: tuple[int, int]) -> list[tuple[int, i
 def random_instances(puzzle: str, n: int, sizes: str | None, seed: int
                      ) -> Iterator[tuple[str, Any]]:
     """(name, puzzle) of n instances; instance i depends on (seed, i) alone."""
-    from search.lab.oracles import ORACLES
-
     if puzzle not in ORACLES:
         raise GridcpError(f"--random has no generator for {puzzle} "
                           f"(available: {', '.join(ORACLES)})")
@@ -410,8 +407,6 @@ def run_crosscheck(args: argparse.Namespace) -> int:
             raise GridcpError("--random needs --puzzle")
         if args.files:
             raise GridcpError("give FILE|DIR arguments or --random, not both")
-        from search.lab.oracles import ORACLES
-
         kind_ = kind(args.puzzle)
         # A rule flag sets the rules of every instance; without one, the generator's mix stays.
         flagged = any(getattr(args, o.dest, None) not in (None, False, o.kwargs.get("default"))

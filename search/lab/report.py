@@ -40,7 +40,7 @@ from search.app.manifest import labelled
 from search.core.contract import GridcpError
 from search.core.outputs import out_dir
 from search.core.registry import read_text
-from search.lab.results import Record, read_results, read_sweeps, run_key
+from search.lab.results import Record, lost, read_results, read_sweeps, run_key
 from search.lab.suites import load_suite
 
 ANSWERED = {"SOLVED", "UNSAT", "UNIQUE", "MULTIPLE", "COUNTED", "INVALID"}
@@ -365,9 +365,10 @@ def markdown(records: list[Record], source: str, plots: list[str],
               "solutions' keys.", ""]
     parts += [_item(line) for line in differ] or ["None."]
     failed = [r for r in records if r["status"] == "ERROR"]
-    parts += ["", "## Runs that failed", "",
-              "A lost run never gave an answer of its own (its process was killed from "
-              "outside, or its worker died): rerunning the sweep retries it.", ""]
+    parts += ["", "## Runs that failed", ""]
+    if any(map(lost, failed)):
+        parts += ["A lost run never gave an answer of its own (its process was killed from "
+                  "outside, or its worker died): rerunning the sweep retries it.", ""]
     parts += [_item(f"{label(r)} {r['backend']} {r['task']}: {r.get('message', '')}")
               for r in failed] or ["None."]
     if unsupported:

@@ -42,16 +42,21 @@ options = {method = "greedy"}}``.
 from __future__ import annotations
 
 import contextlib
+import csv
 import glob
 import os
 import random
 import tomllib
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from search.core.contract import GridcpError, InputError
+from search.app.manifest import labelled
+from search.core.contract import GridcpError, InputError, load
+from search.core.registry import detect, kind, read_text
+from search.lab.crosscheck import load_instances, parse_sizes
+from search.lab.oracles import random_futoshiki, random_numberlink
 
 ROOT = Path(__file__).resolve().parents[2]
 SUITES = ROOT / "benchmarks"
@@ -78,8 +83,6 @@ class Instance:
     index: int | None = None  # its place in a collection
 
     def known(self, task: str, rules: dict[str, Any]) -> str | None:
-        from search.app.manifest import labelled
-
         return self.expected.get(labelled(task, rules), self.expected.get(task))
 
 
@@ -213,9 +216,6 @@ def _shown(path: Path) -> str:
 
 
 def _files(suite: Suite, entry: dict[str, Any]) -> Iterator[Instance]:
-    from search.core.registry import read_text
-    from search.lab.crosscheck import load_instances
-
     paths = []
     for pattern in entry["paths"]:
         if glob.has_magic(pattern):
@@ -238,8 +238,6 @@ LABELS = {"SOLVABLE": {"solve": "SOLVED", "check": "SOLVABLE"},
 
 
 def _collection(suite: Suite, entry: dict[str, Any]) -> Iterator[Instance]:
-    from search.core.registry import detect, read_text
-
     path = beside(entry["collection"])
     text = read_text(path)
     kind_ = detect(text, str(path), entry.get("puzzle"))
@@ -255,8 +253,6 @@ def _collection(suite: Suite, entry: dict[str, Any]) -> Iterator[Instance]:
 
 def _expected(spec: dict[str, Any], suite: Suite) -> dict[tuple[Path, int], dict[str, str]]:
     """(file, index) -> {task: answer} from a table of known answers."""
-    import csv
-
     if not {"table", "file", "answers"} <= set(spec):
         raise GridcpError(f"suite {suite.name}: expected = {{table, file, answers, index}}")
     table = beside(spec["table"])
@@ -285,8 +281,6 @@ def _answer(task: str, text: str) -> str:
 
 def _with_known(instance: Instance, known: dict[tuple[Path, int], dict[str, str]]
                 ) -> Instance:
-    from dataclasses import replace
-
     if instance.path is None:
         return instance
     found = known.get((instance.path, instance.index or 0), {})
@@ -294,8 +288,6 @@ def _with_known(instance: Instance, known: dict[tuple[Path, int], dict[str, str]
 
 
 def _many(kind_: Any, text: str, source: str) -> list[Any]:
-    from search.core.registry import load
-
     try:
         parse_many = load(f"search.{kind_.name}.io:parse_many")
     except AttributeError:
@@ -306,43 +298,35 @@ def _many(kind_: Any, text: str, source: str) -> list[Any]:
 # ---------------------------------------------------------------- generators
 
 
+# The generators are loaded by dotted path when a suite asks for them: a sweep
+# that generates no board imports none of them.
 def _lianliankan_full(width: int, height: int, seed: int, pictures: int | None = None) -> Any:
-    from search.lianliankan.generate import full_fill
-    from search.lianliankan.model import Board
-
-    return Board(full_fill(width, height, pictures or width * height // 4, random.Random(seed)))
+    full_fill = load("search.lianliankan.generate:full_fill")
+    board = load("search.lianliankan.model:Board")
+    return board(full_fill(width, height, pictures or width * height // 4, random.Random(seed)))
 
 
 def _lianliankan_seed(width: int, height: int, seed: int, pictures: int = 20,
                       pairs: int = 100) -> Any:
-    from search.lianliankan.generate import seed_fill
-    from search.lianliankan.model import Board
-
-    return Board(seed_fill(width, height, pictures, pairs, random.Random(seed)))
+    seed_fill = load("search.lianliankan.generate:seed_fill")
+    board = load("search.lianliankan.model:Board")
+    return board(seed_fill(width, height, pictures, pairs, random.Random(seed)))
 
 
 def _numberlink_seed(width: int, height: int, seed: int) -> Any:
-    from search.pipelines.numberlink_generate import seed_board
-
-    return seed_board(height, width, seed)[0]
+    return load("search.pipelines.numberlink_generate:seed_board")(height, width, seed)[0]
 
 
 def _numberlink_well_designed(width: int, height: int, seed: int) -> Any:
-    from search.pipelines.numberlink_generate import well_designed
-
-    return well_designed(height, width, seed)[0]
+    return load("search.pipelines.numberlink_generate:well_designed")(height, width, seed)[0]
 
 
 def _numberlink_random(width: int, height: int, seed: int) -> Any:
-    from search.lab.oracles import random_numberlink
-
     return random_numberlink(height, width, random.Random(seed))
 
 
 def _futoshiki_random(width: int, height: int, seed: int, givens: float = 0.2,
                       relations: float = 0.3) -> Any:
-    from search.lab.oracles import random_futoshiki
-
     return random_futoshiki(width, random.Random(seed), givens, relations)
 
 
@@ -369,9 +353,6 @@ def seeds_of(value: Any, where: str) -> list[int]:
 
 
 def _generated(entry: dict[str, Any], suite: Suite, sample: int | None) -> Iterator[Instance]:
-    from search.core.registry import kind
-    from search.lab.crosscheck import parse_sizes
-
     name = entry["generator"]
     if name not in GENERATORS:
         raise GridcpError(f"suite {suite.name}: no generator {name!r} "
