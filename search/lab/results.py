@@ -30,9 +30,16 @@ Record = dict[str, Any]
 RUN_FIELDS = ("instance", "backend", "task", "rules")  # what makes two runs the same
 # the fields every run's record has, and their types
 REQUIRED: dict[str, type | tuple[type, ...]] = {
-    "instance": str, "backend": str, "task": str, "puzzle": str, "status": str,
+    "instance": str, "backend": str, "task": str, "puzzle": str, "set": str, "status": str,
     "wall": (int, float), "time_limit": (int, float)}
-NUMBERS = ("cpu_time", "run_cpu_time", "run_wall")  # optional, but numbers when present
+# optional, but of these types when present
+OPTIONAL: dict[str, type | tuple[type, ...]] = {
+    "cpu_time": (int, float), "run_cpu_time": (int, float), "run_wall": (int, float),
+    "rules": dict, "effort": dict, "verdict": str, "message": str}
+# the fields of a sweep's line that the report reads, when present
+SWEEP: dict[str, type | tuple[type, ...]] = {
+    "command": str, "suite": str, "skipped": dict, "load": list, "runs": int, "host": str,
+    "cpu": str, "cores": int, "time": str}
 # a worker lost before lost runs were marked: such old records are lost runs too
 OLD_LOST = "the worker running it was lost"
 
@@ -108,7 +115,7 @@ def _lines(path: Path) -> Iterator[tuple[int, Record]]:
         last = number == len(lines) and not complete
         try:
             record = json.loads(line)
-        except (json.JSONDecodeError, RecursionError):
+        except (ValueError, RecursionError):  # not JSON, or a number past Python's digit cap
             if last:  # cut short by a kill mid-write: the run is simply not done
                 return
             raise InputError("not a JSON record", str(path), number) from None
@@ -125,19 +132,22 @@ def _problem(record: object) -> str:
     if not isinstance(record, dict):
         return "not a JSON object"
     if "sweep" in record:
-        return "" if isinstance(record["sweep"], dict) else "a sweep line's value is not an object"
-    for name, kind in REQUIRED.items():
+        if not isinstance(record["sweep"], dict):
+            return "a sweep line's value is not an object"
+        return _wrong_type(record["sweep"], SWEEP)
+    for name in REQUIRED:
         if name not in record:
             return f"a run's record without {name!r}"
-        value = record[name]
-        if not isinstance(value, kind) or isinstance(value, bool):
-            return f"{name!r} has the wrong type: {json.dumps(value)[:40]}"
-    for name in NUMBERS:
+    return _wrong_type(record, REQUIRED) or _wrong_type(record, OPTIONAL)
+
+
+def _wrong_type(record: dict[str, Any], types: dict[str, type | tuple[type, ...]]) -> str:
+    for name, kind in types.items():
         value = record.get(name)
-        if value is not None and (not isinstance(value, (int, float)) or isinstance(value, bool)):
-            return f"{name!r} is not a number: {json.dumps(value)[:40]}"
-    if not isinstance(record.get("rules") or {}, dict):
-        return "'rules' is not an object"
+        if value is None and types is not REQUIRED:
+            continue
+        if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
+            return f"{name!r} has the wrong type: {json.dumps(value)[:40]}"
     return ""
 
 

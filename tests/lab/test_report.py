@@ -212,9 +212,14 @@ def test_plots_of_small_and_odd_suites(case: str, tmp_path: Path) -> None:
 @pytest.mark.parametrize("line, problem", [
     ('{"instance": "x"}', "a run's record without 'backend'"),
     ('[1, 2]', "not a JSON object"),
-    ('{"instance": "a", "backend": "b", "task": "solve", "puzzle": "futoshiki", '
+    ('{"instance": "a", "backend": "b", "task": "solve", "puzzle": "futoshiki", "set": "s", '
      '"status": "SOLVED", "wall": "fast", "time_limit": 10}', "'wall' has the wrong type"),
     ('{"sweep": 3}', "a sweep line's value is not an object"),
+    ('{"sweep": {"skipped": ["x"]}}', "'skipped' has the wrong type"),
+    ('{"instance": "a", "backend": "b", "task": "solve", "puzzle": "futoshiki", "set": "s", '
+     '"status": "SOLVED", "wall": 1, "time_limit": 10, "effort": [1]}',
+     "'effort' has the wrong type"),
+    ('{"instance": "a", "wall": ' + "9" * 5000 + "}", "not a JSON record"),
     ('not json', "not a JSON record"),
 ])
 def test_a_bad_record_is_exit_2_naming_the_line(tmp_path: Path, capsys, line: str,
