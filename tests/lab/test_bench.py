@@ -66,6 +66,8 @@ def test_a_tiny_sweep_records_every_run_once(instances: Path, tmp_path: Path, ca
                   "run_wall", "effort", "versions", "host", "time", "time_limit"):
         assert field in first, field
     assert first["size"] == "3x3" and first["versions"]["gridcp"]
+    for r in records:  # the task's CPU seconds, within those of its whole process
+        assert 0 <= r["cpu_time"] <= r["run_cpu_time"] and r["run_cpu_time"] > 0
     assert "6 runs: 6 new" in capsys.readouterr().out
     assert bench(str(instances), "--backends", "search", "--out", str(out)) == 0
     assert "6 runs: 0 new (none), 6 already in" in capsys.readouterr().out
