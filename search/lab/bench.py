@@ -387,13 +387,13 @@ def sweep(specs: list[Record], out: Path, runner: Runner, progress: Progress | N
         try:
             while pending:
                 finished, _ = cf.wait(pending, timeout=POLL, return_when=cf.FIRST_COMPLETED)
-                broken = []
+                broken = False
                 for future in finished:
                     try:
                         record = future.result()
                     except Exception as error:  # the worker, not the run, failed
                         if runner.broke(error):
-                            broken.append(future)
+                            broken = True  # every run in flight: replace() sorts them
                             continue
                         record = runner.failure(pending[future], error)
                     del pending[future]
