@@ -157,9 +157,10 @@ def _wrong_type(record: dict[str, Any], types: dict[str, type | tuple[type, ...]
 @contextlib.contextmanager
 def appending(path: Path) -> Iterator[Callable[[Record], None]]:
     """``write(record)``: one line appended to the results file, flushed at once.
-    A last line left unfinished by a kill is cut first, so the next record
+    A last line without its end of line is ended first when it is a whole
+    record, and cut when a kill left it unfinished, so that the next record
     starts on a line of its own."""
-    _trim_partial_line(path)
+    _end_last_line(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("a") as sink:
 
@@ -170,9 +171,19 @@ def appending(path: Path) -> Iterator[Callable[[Record], None]]:
         yield write
 
 
-def _trim_partial_line(path: Path) -> None:
+def _end_last_line(path: Path) -> None:
     if not path.exists() or path.stat().st_size == 0:
         return
     data = path.read_bytes()
-    if not data.endswith(b"\n"):
-        path.write_bytes(data[: data.rfind(b"\n") + 1])
+    if data.endswith(b"\n"):
+        return
+    cut = data.rfind(b"\n") + 1
+    try:
+        whole = not _problem(json.loads(data[cut:]))
+    except (ValueError, RecursionError):
+        whole = False
+    if whole:
+        with path.open("ab") as sink:
+            sink.write(b"\n")
+    else:
+        path.write_bytes(data[:cut])

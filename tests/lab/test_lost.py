@@ -169,3 +169,29 @@ def test_a_dask_cluster_gone_mid_sweep_is_exit_2_within_seconds(instances: Path,
     assert len(said) == 1 and "Traceback" not in err, err
     records = read_results(out)
     assert 1 <= len(records) < 6 and not any(r["status"] == "ERROR" for r in records)
+
+
+def test_appending_keeps_a_whole_last_record_and_cuts_a_partial_one(tmp_path: Path) -> None:
+    from search.lab.results import appending
+
+    whole = {"instance": "a", "backend": "b", "task": "solve", "puzzle": "futoshiki",
+             "set": "s", "status": "SOLVED", "wall": 0.1, "time_limit": 10}
+    path = tmp_path / "r.jsonl"
+    path.write_text(json.dumps(whole))  # no end of line: a file edited by hand
+    with appending(path) as write:
+        write(dict(whole, instance="c"))
+    assert [r["instance"] for r in read_results(path)] == ["a", "c"]
+    path.write_text(json.dumps(whole) + "\n" + json.dumps(whole)[:30])  # a kill mid-write
+    with appending(path) as write:
+        write(dict(whole, instance="c"))
+    assert [r["instance"] for r in read_results(path)] == ["a", "c"]
+
+
+def test_bench_refuses_a_file_that_is_not_a_results_file(instances: Path, tmp_path: Path,
+                                                          capsys) -> None:
+    out = tmp_path / "notes.txt"
+    out.write_text("my notes\nline two\n")
+    assert main(["bench", str(instances / "a.fut"), "--backends", "search", "--tasks", "solve",
+                 "--out", str(out)]) == 2
+    assert f"{out}:1: not a JSON record" in capsys.readouterr().err
+    assert out.read_text() == "my notes\nline two\n"
