@@ -78,6 +78,7 @@ DEFAULT_MEMORY_MB = 4096
 DEFAULT_GRACE = 5.0  # seconds past the time limit before a run is killed
 DASK_TIMEOUT = 5.0  # seconds to reach a Dask scheduler, or to miss it or its workers
 POLL = 0.5  # seconds between looks at the executor's health while runs are in flight
+JOIN = 5.0  # seconds to wait for a broken pool's workers to be gone
 RECORD_FIELDS = ("instance", "set", "puzzle", "size", "backend", "task", "rules", "time_limit",
                  "memory_limit")  # copied from the run's spec into its record
 CHILD_FIELDS = ("instance", "text", "puzzle", "backend", "engine", "backend_path", "options",
@@ -494,7 +495,7 @@ class LocalPool(Runner):
         workers = list((getattr(self.pool, "_processes", None) or {}).values())
         self.pool.shutdown(wait=True)
         for worker in workers:
-            worker.join(DASK_TIMEOUT)
+            worker.join(JOIN)
         dead = {w.pid: w.exitcode for w in workers
                 if w.exitcode is not None and w.exitcode not in (0, -signal.SIGTERM)}
         where: dict[tuple[str, ...], int] = {}
