@@ -20,10 +20,6 @@ PACKAGES = ("search", "cpmodels")
 DYNAMIC_LOADERS = frozenset({"search.core.contract", "search.core.registry", "search.draw"})
 # The lab's sweep modules still defer imports to break their two circles
 # (bench <-> report, peers <-> sweep_child); once those are cut, this set is empty.
-DEFERRING = frozenset({"search.lab.bench", "search.lab.report", "search.lab.peers",
-                       "search.lab.sweep_child"})
-
-
 @dataclass(frozen=True)
 class Edge:
     source: str  # importing module
@@ -95,12 +91,10 @@ def edges() -> list[Edge]:
 
 
 def graph() -> dict[str, set[str]]:
-    """Module -> the project modules it imports, deferred imports included (but
-    those of the modules in DEFERRING, whose circles are known)."""
+    """Module -> the project modules it imports, deferred imports included."""
     out: dict[str, set[str]] = {}
     for edge in edges():
-        if not (edge.deferred and edge.source in DEFERRING):
-            out.setdefault(edge.source, set()).add(edge.target)
+        out.setdefault(edge.source, set()).add(edge.target)
     return out
 
 
@@ -136,7 +130,7 @@ def test_no_project_module_is_imported_inside_a_function():
     """Heavy or optional packages (ortools, numpy, matplotlib, dask, networkx)
     may load late; a module of the project may not: a late import hides a circle."""
     hidden = [f"{e.source}:{e.line} imports {e.target}" for e in edges()
-              if e.deferred and e.source not in DEFERRING]
+              if e.deferred]
     assert not hidden, "function-level imports of project modules:\n" + "\n".join(hidden)
 
 
@@ -161,7 +155,7 @@ def test_the_graph_reader_sees_deferred_imports_and_circles():
     assert _targets(node, "x", False, modules) == ["search.core.contract"]
 
 
-if __name__ == "__main__":  # list every hidden import and circle, DEFERRING included
+if __name__ == "__main__":  # list every hidden import and circle
     every: dict[str, set[str]] = {}
     for edge in edges():
         every.setdefault(edge.source, set()).add(edge.target)

@@ -7,11 +7,14 @@ Dask distributed cluster (``--dask tcp://HOST:8786``, the ``dist`` extra).
 Either way the unit of work is ``run_isolated(spec) -> record``, plain dicts
 in and out: it starts ``python -m search.lab.sweep_child`` with a memory cap,
 kills it at the time limit plus a grace, and turns a crash into an ERROR
-record instead of the end of the sweep.  Only this process writes the
-results file, one line per finished run, so an interrupted sweep loses at
-most the runs in flight; rerunning with the same ``--out`` skips the runs
-already there, except runs that hit a smaller time limit than the one asked
-now (and, with ``--retry-errors``, the runs that failed).  Each run carries
+record instead of the end of the sweep.  A run killed from outside (the
+out-of-memory killer's SIGKILL), or whose worker died, is recorded *lost*
+(``search.lab.results``) and the sweep goes on on a new pool.  Only this
+process writes the results file (through ``search.lab.results``), one line
+per finished run, so an interrupted sweep loses at most the runs in flight;
+rerunning with the same ``--out`` skips the runs already there, except lost
+runs, runs that hit a smaller time limit than the one asked now and, with
+``--retry-errors``, the runs that failed.  Each run carries
 its instance's text, not its path, so that a Dask worker on another machine
 can run it; the pool's workers and each run die with the sweep (a parent-death
 signal), so a killed sweep leaves no process behind.  The file starts each
@@ -34,7 +37,6 @@ import platform
 import shlex
 import signal
 import socket
-import subprocess
 import sys
 import threading
 import time
@@ -42,35 +44,55 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from search.app.arguments import USAGE, YES, add_comparison_command, at_least, positive, version
+from search.app.arguments import (
+    NO,
+    USAGE,
+    YES,
+    add_comparison_command,
+    at_least,
+    positive,
+    version,
+)
 from search.app.manifest import listed_rules, with_defaults
 from search.core.contract import GridcpError, Status
 from search.core.outputs import out_dir, out_file
+from search.core.processes import PARENT_ENV, Finished, die_with_parent, run_child
 from search.core.registry import PuzzleKind, load, read_text
 from search.lab.crosscheck import TASKS, load_instances, with_backends
-from search.lab.sweep_child import PARENT_ENV, die_with_parent
+from search.lab.peers import PEERS, locate
+from search.lab.report import write_report
+from search.lab.results import (
+    Record,
+    appending,
+    failed,
+    lost,
+    read_results,
+    run_key,
+    settled,
+)
+from search.lab.suites import Instance, available, instances, load_suite
 
 ROOT = Path(__file__).resolve().parents[2]  # the folder that holds the package
 DEFAULT_TIME_LIMIT = 10.0
 DEFAULT_MEMORY_MB = 4096
 DEFAULT_GRACE = 5.0  # seconds past the time limit before a run is killed
-DASK_TIMEOUT = 5.0  # seconds to reach a Dask scheduler before giving up
-RUN_FIELDS = ("instance", "backend", "task", "rules")  # what makes two runs the same
+DASK_TIMEOUT = 5.0  # seconds to reach a Dask scheduler, or to miss it or its workers
+POLL = 0.5  # seconds between looks at the executor's health while runs are in flight
+JOIN = 5.0  # seconds to wait for a broken pool's workers to be gone
 RECORD_FIELDS = ("instance", "set", "puzzle", "size", "backend", "task", "rules", "time_limit",
                  "memory_limit")  # copied from the run's spec into its record
 CHILD_FIELDS = ("instance", "text", "puzzle", "backend", "engine", "backend_path", "options",
                 "peer", "task", "rules", "time_limit", "memory_limit")  # what the run needs
+# Signals that come from outside a run (the kernel's out-of-memory killer sends
+# SIGKILL): the run is lost, not answered.  A crash of its own (SIGSEGV,
+# SIGABRT, ...) is the instance's ERROR.
+FROM_OUTSIDE = {signal.SIGKILL, signal.SIGTERM, signal.SIGINT, signal.SIGHUP}
 
 
 # ---------------------------------------------------------------- one run
 
 
-def run_key(record: dict[str, Any]) -> tuple[str, ...]:
-    return (record["instance"], record["backend"], record["task"],
-            json.dumps(record.get("rules") or {}, sort_keys=True))
-
-
-def run_isolated(spec: dict[str, Any]) -> dict[str, Any]:
+def run_isolated(spec: dict[str, Any]) -> Record:
     """Run one spec in a fresh child process; always return a record, never raise."""
     grace = spec.get("grace", DEFAULT_GRACE)
     child = {k: spec[k] for k in CHILD_FIELDS if k in spec}
@@ -79,26 +101,16 @@ def run_isolated(spec: dict[str, Any]) -> dict[str, Any]:
     env[PARENT_ENV] = str(os.getpid())  # the run dies with this process
     record = {k: spec[k] for k in RECORD_FIELDS}
     record.update({k: spec[k] for k in ("expected",) if k in spec})
-    start = time.perf_counter()
     try:
-        proc = subprocess.Popen([sys.executable, "-m", "search.lab.sweep_child"], cwd=ROOT,
-                                env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True, start_new_session=True)
-    except OSError as error:  # no process to be had (too many, no memory): this run fails
+        finished = run_child([sys.executable, "-m", "search.lab.sweep_child"], json.dumps(child),
+                             spec["time_limit"] + grace, cwd=str(ROOT), env=env)
+    except OSError as error:  # no process to be had (too many, no memory): lost, not answered
         return {**record, "run_wall": 0.0, "status": str(Status.ERROR), "wall": 0.0,
-                "message": f"cannot start the run: {error}", **_where()}
-    try:
-        out, err = proc.communicate(json.dumps(child), timeout=spec["time_limit"] + grace)
-        killed = False
-    except subprocess.TimeoutExpired:
-        _kill(proc)
-        out, err = proc.communicate()
-        killed = True
-    finally:
-        if proc.poll() is None:  # interrupted while waiting: take the child down too
-            _kill(proc)
-    record["run_wall"] = round(time.perf_counter() - start, 6)
-    record.update(_result(proc.returncode, out, err, killed, spec["time_limit"] + grace))
+                "lost": True, "message": f"cannot start the run: {error}", **_where()}
+    record["run_wall"] = round(finished.wall, 6)
+    record["run_cpu_time"] = round(finished.cpu, 6)
+    record.update(_result(finished, spec["time_limit"] + grace))
+    record.setdefault("peak_mib", finished.peak_mib)
     record.update(_where())
     return record
 
@@ -127,33 +139,32 @@ def machine() -> dict[str, Any]:
             "time": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")}
 
 
-def _kill(proc: subprocess.Popen) -> None:
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(proc.pid, signal.SIGKILL)
-    proc.wait()
-
-
-def _result(code: int, out: str, err: str, killed: bool, after: float) -> dict[str, Any]:
+def _result(finished: Finished, after: float) -> Record:
     """The child's answer, or the reason there is none."""
-    if killed:
+    if finished.killed:
         return {"status": str(Status.LIMIT), "wall": round(after, 6), "killed": True,
                 "message": f"killed after {after:g} s (the time limit and the grace)"}
-    last = out.strip().splitlines()[-1] if out.strip() else ""
-    if code == 0 and last.startswith("{"):
+    out = finished.out.strip()
+    last = out.splitlines()[-1] if out else ""
+    if finished.code == 0 and last.startswith("{"):
         with contextlib.suppress(json.JSONDecodeError):
             answer = json.loads(last)
             answer.pop("backend", None)
             answer.pop("task", None)
             return answer
-    why = f"killed by {signal.Signals(-code).name}" if code < 0 else f"exit code {code}"
-    tail = err.strip().splitlines()[-1] if err.strip() else "no message"
-    return {"status": str(Status.ERROR), "wall": 0.0, "message": f"{why}: {tail}"}
+    err = finished.err.strip()
+    tail = err.splitlines()[-1] if err else "no message"
+    if finished.code < 0 and -finished.code in FROM_OUTSIDE:
+        return {"status": str(Status.ERROR), "wall": 0.0, "lost": True,
+                "message": f"lost: its process was {finished.why()} from outside (the "
+                           "kernel's out-of-memory killer, or a kill)"}
+    return {"status": str(Status.ERROR), "wall": 0.0, "message": f"{finished.why()}: {tail}"}
 
 
 @functools.lru_cache(maxsize=1)
 def versions() -> dict[str, str]:
     """gridcp, Python and OR-Tools versions where the run was made."""
-    from importlib import metadata
+    from importlib import metadata  # 20 ms that no other command than bench should pay
 
     out = {"python": platform.python_version()}
     out["gridcp"] = version()
@@ -176,8 +187,6 @@ class Choice:
 
     def offers(self, kind_: PuzzleKind, task: str) -> bool:
         if self.peer:
-            from search.lab.peers import PEERS
-
             adapter = PEERS[dict(self.peer)["name"]]
             return adapter.puzzle == kind_.name and task in adapter.calls
         return task in load(kind_.backends[self.engine]).calls
@@ -188,8 +197,6 @@ def choices(kind_: PuzzleKind, entries: list[Any] | None, peers: dict[str, str],
     """The backends a list names for this puzzle: names, ``NAME=module:Class``,
     peers (an absent one goes to ``skipped`` with the reason) and variants
     ``{name, backend, options}``; names the puzzle lacks are left out."""
-    from search.lab.peers import PEERS, locate
-
     if entries is None:
         return kind_, [Choice(name, name) for name in kind_.backends]
     plain = [e for e in entries if isinstance(e, str) and e.split("=")[0] not in PEERS]
@@ -265,8 +272,6 @@ def plan(paths: list[str], *, puzzle: str | None, backends: list[str] | None,
     folder or above) runs under each rule set listed for it instead.  Peers
     that are not found go to ``skipped`` with the reason.
     """
-    from search.lab.suites import Instance
-
     skipped = {} if skipped is None else skipped
     limits = {"time_limit": time_limit, "memory_limit": memory_limit, "grace": grace}
     specs: list[dict[str, Any]] = []
@@ -285,8 +290,6 @@ def plan(paths: list[str], *, puzzle: str | None, backends: list[str] | None,
 def plan_suite(suite: Any, sample: int | None = None, time_limit: float | None = None
                ) -> tuple[list[dict[str, Any]], dict[str, str]]:
     """Every run of a suite, and the peers it skips (name -> why)."""
-    from search.lab.suites import instances
-
     specs: list[dict[str, Any]] = []
     skipped: dict[str, str] = {}
     for entry in suite.entries:
@@ -319,64 +322,25 @@ def _shown(path: Path) -> str:
     return str(resolved)
 
 
-def read_results(out: Path) -> list[dict[str, Any]]:
-    """The records of a results file; a line cut short by an interruption is dropped."""
-    return [r for r in _lines(out) if all(k in r for k in RUN_FIELDS[:3])]
-
-
-def read_sweeps(out: Path) -> list[dict[str, Any]]:
-    """The ``{"sweep": ...}`` lines: each sweep's command, machine and skipped peers."""
-    return [r["sweep"] for r in _lines(out) if isinstance(r.get("sweep"), dict)]
-
-
-def _lines(out: Path) -> list[dict[str, Any]]:
-    if not out.exists():
-        return []
-    records = []
-    for line in out.read_text(errors="replace").splitlines():
-        with contextlib.suppress(json.JSONDecodeError):
-            record = json.loads(line)
-            if isinstance(record, dict):
-                records.append(record)
-    return records
-
-
-def settled(record: dict[str, Any], spec: dict[str, Any], retry_errors: bool) -> bool:
-    """Is this earlier record of a run its answer still?  Not when it hit a
-    smaller time limit than the one asked now, nor, with ``retry_errors``,
-    when it failed (a run a backend does not support stays settled)."""
-    if record["status"] == "LIMIT" and record.get("time_limit", 0) < spec["time_limit"]:
-        return False
-    return not (retry_errors and record["status"] == "ERROR" and not record.get("unsupported"))
-
-
-def _trim_partial_line(out: Path) -> None:
-    """Cut a last line left unfinished by a kill, so the next record starts clean."""
-    if not out.exists() or out.stat().st_size == 0:
-        return
-    data = out.read_bytes()
-    if not data.endswith(b"\n"):
-        out.write_bytes(data[: data.rfind(b"\n") + 1])
-
-
 # ---------------------------------------------------------------- the sweep
 
 
 class Progress:
-    """done / total, failures, elapsed and the time left, on one stderr line."""
+    """done / total, failures, lost runs, elapsed and the time left, on one stderr line."""
 
-    def __init__(self, total: int, skipped: int, stream: Any = sys.stderr):
+    def __init__(self, total: int, skipped: int, stream: Any = None):
         self.total, self.done, self.skipped = total, skipped, skipped
-        self.errors = self.limits = 0
+        self.errors = self.lost = self.limits = 0
         self.start = time.perf_counter()
-        self.stream = stream
+        self.stream = stream = stream or sys.stderr
         self.tty = stream.isatty()
 
-    def count(self, record: dict[str, Any]) -> None:
-        self.errors += record["status"] == "ERROR" and not record.get("unsupported")
+    def count(self, record: Record) -> None:
+        self.lost += lost(record)
+        self.errors += failed(record) and not lost(record)
         self.limits += record["status"] == "LIMIT"
 
-    def update(self, record: dict[str, Any]) -> None:
+    def update(self, record: Record) -> None:
         self.done += 1
         self.count(record)
         self.show()
@@ -386,7 +350,8 @@ class Progress:
         new = self.done - self.skipped
         left = (self.total - self.done) * elapsed / new if new else None
         line = (f"bench: {self.done}/{self.total} done, {self.errors} failed, "
-                f"{self.limits} at the limit, {_clock(elapsed)} elapsed"
+                + (f"{self.lost} lost, " if self.lost else "")
+                + f"{self.limits} at the limit, {_clock(elapsed)} elapsed"
                 + (f", ~{_clock(left)} left" if left is not None and not final else ""))
         if self.tty:
             print("\r" + line + ("\n" if final else ""), end="", file=self.stream, flush=True)
@@ -399,11 +364,14 @@ def _clock(seconds: float) -> str:
     return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
 
 
-def sweep(specs: list[dict[str, Any]], out: Path, executor: cf.Executor,
-          progress: Progress | None = None, *, retry_errors: bool = False,
-          header: dict[str, Any] | None = None) -> Iterator[dict[str, Any]]:
-    """Run the specs not settled in ``out`` yet, appending each record as it finishes."""
-    _trim_partial_line(out)
+def sweep(specs: list[Record], out: Path, runner: Runner, progress: Progress | None = None,
+          *, retry_errors: bool = False, header: dict[str, Any] | None = None
+          ) -> Iterator[Record]:
+    """Run the specs not settled in ``out`` yet, appending each record as it finishes.
+
+    A run whose worker died is recorded lost and the sweep goes on (a broken
+    pool is replaced); a cluster that can no longer run anything ends the
+    sweep with a ``GridcpError``, and the runs not finished are not recorded."""
     wanted = {run_key(s): s for s in specs}
     done = {run_key(r): r for r in read_results(out) if run_key(r) in wanted}
     done = {k: r for k, r in done.items() if settled(r, wanted[k], retry_errors)}
@@ -413,62 +381,234 @@ def sweep(specs: list[dict[str, Any]], out: Path, executor: cf.Executor,
         for record in done.values():
             progress.count(record)
     progress.show()
-    out.parent.mkdir(parents=True, exist_ok=True)
-    futures = {executor.submit(run_isolated, spec): spec for spec in todo}
-    try:
-        with out.open("a") as sink:
-            if header is not None and todo:
-                sink.write(json.dumps({"sweep": header}) + "\n")
-            for future in cf.as_completed(futures):
-                try:
-                    record = future.result()
-                except Exception as error:  # the worker itself was lost (a Dask node, ...)
-                    record = _lost(futures[future], error)
-                sink.write(json.dumps(record) + "\n")
-                sink.flush()
-                progress.update(record)
-                yield record
-    finally:
-        for future in futures:
-            future.cancel()
+    with appending(out) as write:
+        if header is not None and todo:
+            write({"sweep": header})
+        pending = {runner.submit(spec): spec for spec in todo}
+        try:
+            while pending:
+                finished, _ = cf.wait(pending, timeout=POLL, return_when=cf.FIRST_COMPLETED)
+                broken = False
+                for future in finished:
+                    try:
+                        record = future.result()
+                    except Exception as error:  # the worker, not the run, failed
+                        if runner.broke(error):
+                            broken = True  # every run in flight: replace() sorts them
+                            continue
+                        record = runner.failure(pending[future], error)
+                    del pending[future]
+                    write(record)
+                    progress.update(record)
+                    yield record
+                if broken:
+                    pending, records = runner.replace(pending)
+                    for record in records:
+                        write(record)
+                        progress.update(record)
+                        yield record
+                runner.check()
+        finally:
+            for future in pending:
+                future.cancel()
     progress.show(final=True)
 
 
-def _lost(spec: dict[str, Any], error: Exception) -> dict[str, Any]:
+def _lost(spec: Record, why: str) -> Record:
+    """The record of a run that never gave an answer of its own."""
     return {**{k: spec[k] for k in RECORD_FIELDS}, "run_wall": 0.0,
-            "status": str(Status.ERROR), "wall": 0.0,
-            "message": f"the worker running it was lost: {type(error).__name__}: {error}",
+            "status": str(Status.ERROR), "wall": 0.0, "lost": True, "message": f"lost: {why}",
             **_where()}
 
 
-@contextlib.contextmanager
-def make_executor(jobs: int, dask: str | None) -> Iterator[cf.Executor]:
-    if dask is None:
-        # Spawned, not forked: this process may hold OR-Tools' native threads.  Each
-        # worker dies with this process, and each run with its worker.
-        spawn = multiprocessing.get_context("spawn")
-        pool = cf.ProcessPoolExecutor(max_workers=jobs, mp_context=spawn,
-                                      initializer=die_with_parent, initargs=(os.getpid(),))
+class Runner:
+    """Where the runs go: a local process pool (``LocalPool``) or a Dask cluster."""
+
+    def submit(self, spec: Record) -> cf.Future:
+        raise NotImplementedError
+
+    def broke(self, error: BaseException) -> bool:
+        """Is a future's error the end of the executor itself (``replace`` it)?"""
+        return False
+
+    def replace(self, pending: dict[cf.Future, Record]
+                ) -> tuple[dict[cf.Future, Record], list[Record]]:
+        """A new executor for the runs in flight, and the records of those lost."""
+        raise NotImplementedError
+
+    def failure(self, spec: Record, error: Exception) -> Record:
+        """The record of a run whose future raised (its worker was lost)."""
+        return _lost(spec, f"the worker running it was lost: {type(error).__name__}: {error}")
+
+    def check(self) -> None:
+        """Raise ``GridcpError`` when the runs in flight can no longer finish."""
+
+    def stop(self) -> None:
+        """Interrupted: end at once, without waiting for the runs in flight."""
+
+    def close(self) -> None:
+        """The sweep is over: let the executor go."""
+
+
+_started: Any = None  # in a pool worker: the queue where it says which run it starts
+
+
+def _worker_start(parent: int, started: Any) -> None:
+    global _started
+    die_with_parent(parent)
+    _started = started
+
+
+def _run_in_worker(spec: Record) -> Record:
+    _started.put((os.getpid(), run_key(spec)))
+    return run_isolated(spec)
+
+
+class LocalPool(Runner):
+    """A pool of ``jobs`` worker processes, spawned, not forked: this process may
+    hold OR-Tools' native threads.  Each worker dies with this process, and each
+    run with its worker.  When a worker dies (SIGKILL, the out-of-memory killer)
+    the pool is broken for good: the runs on the dead worker are lost, the
+    others start again on a new pool."""
+
+    def __init__(self, jobs: int):
+        self.jobs = jobs
+        self.context = multiprocessing.get_context("spawn")
+        self._open()
+
+    def _open(self) -> None:
+        self.started = self.context.SimpleQueue()
+        self.pool = cf.ProcessPoolExecutor(max_workers=self.jobs, mp_context=self.context,
+                                           initializer=_worker_start,
+                                           initargs=(os.getpid(), self.started))
+
+    def submit(self, spec: Record) -> cf.Future:
+        return self.pool.submit(_run_in_worker, spec)
+
+    def broke(self, error: BaseException) -> bool:
+        return isinstance(error, cf.process.BrokenProcessPool)
+
+    def replace(self, pending: dict[cf.Future, Record]
+                ) -> tuple[dict[cf.Future, Record], list[Record]]:
+        # The pool's own table of workers (a private attribute, read only here)
+        # says which one died and how; the pool ends the others with SIGTERM.
+        workers = list((getattr(self.pool, "_processes", None) or {}).values())
+        self.pool.shutdown(wait=True)
+        for worker in workers:
+            worker.join(JOIN)
+        dead = {w.pid: w.exitcode for w in workers
+                if w.exitcode is not None and w.exitcode not in (0, -signal.SIGTERM)}
+        where: dict[tuple[str, ...], int] = {}
+        while not self.started.empty():
+            pid, key = self.started.get()
+            where[tuple(key)] = pid
+        self.started.close()
+        self._open()
+        again: dict[cf.Future, Record] = {}
+        records = []
+        for future, spec in pending.items():
+            if future.done() and not future.cancelled() and future.exception() is None:
+                again[future] = spec  # it finished before the pool broke
+                continue
+            pid = where.get(run_key(spec))
+            if pid is not None and (pid in dead or not dead):
+                code = dead.get(pid)
+                how = Finished(code, "", "", 0, 0, 0, False).why() if code else "it ended"
+                records.append(_lost(spec, f"the pool worker running it (pid {pid}) died, "
+                                           f"{how}; the pool was replaced"))
+            else:  # not started, or on a worker the broken pool ended: run it again
+                again[self.submit(spec)] = spec
+        return again, records
+
+    def stop(self) -> None:
+        for worker in list((getattr(self.pool, "_processes", None) or {}).values()):
+            worker.kill()  # its run dies with it (a parent-death signal)
+        self.pool.shutdown(wait=False, cancel_futures=True)
+
+    def close(self) -> None:
+        self.pool.shutdown()
+
+
+class DaskCluster(Runner):
+    """A Dask distributed scheduler and its workers (the ``dist`` extra).  A lost
+    scheduler, or no worker for ``DASK_TIMEOUT`` seconds, ends the sweep."""
+
+    def __init__(self, address: str):
         try:
-            yield pool
-        except BaseException:  # interrupted: do not wait for the runs in flight
-            for worker in list(getattr(pool, "_processes", {}).values()):
-                worker.kill()  # its run dies with it (a parent-death signal)
-            pool.shutdown(wait=False, cancel_futures=True)
-            raise
-        pool.shutdown()
-        return
+            import logging
+
+            from distributed import Client
+        except ImportError:
+            raise GridcpError("--dask needs the dist extra: pip install 'gridcp[dist]'") from None
+        self.address = address
+        try:
+            self.client = Client(address, timeout=f"{DASK_TIMEOUT:g}s")
+        except Exception as error:  # refused, unreachable, a bad address: all the same to us
+            raise GridcpError(f"cannot reach the Dask scheduler at {address} within "
+                              f"{DASK_TIMEOUT:g} s ({type(error).__name__}: {error})") from None
+        # Dask logs its reconnection attempts with tracebacks: the sweep says it in one line.
+        for name in [n for n in logging.root.manager.loggerDict if n.startswith("distributed")]:
+            logging.getLogger(name).setLevel(logging.CRITICAL + 1)
+        self.executor = self.client.get_executor(pure=False)
+        self.unwell_since: float | None = None
+
+    def submit(self, spec: Record) -> cf.Future:
+        return self.executor.submit(run_isolated, spec)
+
+    def trouble(self) -> str:
+        """What keeps the cluster from running anything ('' when nothing does)."""
+        if self.client.status != "running":
+            return f"lost the Dask scheduler at {self.address}"
+        if not self.client.scheduler_info().get("workers"):
+            return f"the Dask scheduler at {self.address} has no worker"
+        return ""
+
+    def check(self) -> None:
+        trouble = self.trouble()
+        if not trouble:
+            self.unwell_since = None
+            return
+        now = time.monotonic()
+        self.unwell_since = self.unwell_since or now
+        if now - self.unwell_since >= DASK_TIMEOUT:
+            self._give_up(f"{trouble} for {DASK_TIMEOUT:g} s")
+
+    def failure(self, spec: Record, error: Exception) -> Record:
+        # A run cancelled under us: the scheduler is going; a KilledWorker: the
+        # run took its workers down with it (lost, the sweep goes on).
+        if type(error).__name__ != "KilledWorker":
+            deadline = time.monotonic() + DASK_TIMEOUT
+            while time.monotonic() < deadline:
+                trouble = self.trouble()
+                if trouble:
+                    self._give_up(trouble)
+                time.sleep(0.1)
+        return super().failure(spec, error)
+
+    def _give_up(self, trouble: str) -> None:
+        raise GridcpError(f"{trouble}: the sweep stops; the runs not finished are not "
+                          "recorded (run the same command again to do them)")
+
+    def stop(self) -> None:
+        with contextlib.suppress(Exception):
+            self.client.close(timeout=1)
+
+    def close(self) -> None:
+        self.client.close()
+
+    def wait_for_workers(self, n: int, timeout: float) -> None:
+        self.client.wait_for_workers(n, timeout=timeout)
+
+
+@contextlib.contextmanager
+def make_runner(jobs: int, dask: str | None) -> Iterator[Runner]:
+    runner: Runner = LocalPool(jobs) if dask is None else DaskCluster(dask)
     try:
-        from distributed import Client
-    except ImportError:
-        raise GridcpError("--dask needs the dist extra: pip install 'gridcp[dist]'") from None
-    try:
-        client = Client(dask, timeout=f"{DASK_TIMEOUT:g}s")
-    except Exception as error:  # refused, unreachable, a bad address: all the same to us
-        raise GridcpError(f"cannot reach the Dask scheduler at {dask} within "
-                          f"{DASK_TIMEOUT:g} s ({type(error).__name__}: {error})") from None
-    with client:
-        yield client.get_executor(pure=False)
+        yield runner
+    except BaseException:  # interrupted, or the cluster is gone: do not wait for runs
+        runner.stop()
+        raise
+    runner.close()
 
 
 # ---------------------------------------------------------------- the command
@@ -477,8 +617,9 @@ def make_executor(jobs: int, dask: str | None) -> Iterator[cf.Executor]:
 def add_commands(commands: argparse._SubParsersAction) -> None:
     sub = add_comparison_command(
         commands, "bench", "run a sweep of instances x backends x tasks, one process per run",
-        "Exit codes: 0 the sweep completed (ERROR runs are recorded, not fatal) or the "
-        "suite's data is absent (skipped), 2 bad usage.",
+        "Exit codes: 0 every run of the sweep answered or stopped at its limit, or the "
+        "suite's data is absent (skipped); 1 some run is ERROR or lost (how many on "
+        "stderr); 2 bad usage, or the Dask scheduler or all its workers gone.",
         "*", run_bench, DEFAULT_TIME_LIMIT)
     sub.set_defaults(time_limit=None)
     sub.add_argument("--suite", metavar="NAME",
@@ -503,8 +644,9 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
                      help="send the runs to a Dask scheduler, e.g. tcp://HOST:8786 "
                           f"(exit 2 if it does not answer within {DASK_TIMEOUT:g} s)")
     sub.add_argument("--retry-errors", action="store_true",
-                     help="rerun the ERROR runs already in the results file (runs that "
-                          "hit a smaller time limit than --time-limit are always rerun)")
+                     help="rerun the ERROR runs already in the results file (lost runs, "
+                          "and runs that hit a smaller time limit than --time-limit, "
+                          "are always rerun)")
     sub.add_argument("--out", "-o", default=None,
                      help="results file, appended to and resumed (default results.jsonl)")
 
@@ -532,8 +674,6 @@ def _command(args: argparse.Namespace) -> str:
 
 
 def list_suites() -> int:
-    from search.lab.suites import available, load_suite
-
     for path in available():
         suite = load_suite(str(path))
         missing = suite.missing()
@@ -566,8 +706,6 @@ def run_bench(args: argparse.Namespace) -> int:
         raise GridcpError("--jobs and --time-limit must be positive")
     skipped: dict[str, str] = {}
     if args.suite:
-        from search.lab.suites import load_suite
-
         if args.files:
             raise GridcpError("give FILE|DIR arguments or --suite, not both")
         suite = load_suite(args.suite)
@@ -592,24 +730,38 @@ def run_bench(args: argparse.Namespace) -> int:
     header = {"command": _command(args), "suite": args.suite, **machine(),
               "skipped": skipped, "runs": len(specs)}
     records = []
-    with _terminate_as_interrupt(), make_executor(args.jobs, args.dask) as executor:
-        for record in sweep(specs, out, executor, retry_errors=args.retry_errors,
+    with _terminate_as_interrupt(), make_runner(args.jobs, args.dask) as runner:
+        for record in sweep(specs, out, runner, retry_errors=args.retry_errors,
                             header=header):
             records.append(record)
             if args.json:  # the records also on stdout, as they are written
                 print(json.dumps(record), flush=True)
     statuses: dict[str, int] = {}
     for record in records:
-        word = "unsupported" if record.get("unsupported") else record["status"]
+        word = "unsupported" if record.get("unsupported") else \
+            "lost" if lost(record) else record["status"]
         statuses[word] = statuses.get(word, 0) + 1
     counts = ", ".join(f"{n} {s}" for s, n in sorted(statuses.items()))
     print(f"{len(specs)} runs: {len(records)} new ({counts or 'none'}), "
           f"{len(specs) - len(records)} already in {out}")
     if args.report:
-        from search.lab.report import write_report
-
         write_report(out, Path(args.report), suite=args.suite)
-    return YES
+    return _verdict(specs, out)
+
+
+def _verdict(specs: list[Record], out: Path) -> int:
+    """NO when a run of the sweep is lost or ERROR (as the results file holds it
+    now), with how many on stderr; else YES."""
+    wanted = {run_key(s) for s in specs}
+    final = {run_key(r): r for r in read_results(out) if run_key(r) in wanted}
+    gone = sum(map(lost, final.values()))
+    errors = sum(failed(r) and not lost(r) for r in final.values())
+    if not gone and not errors:
+        return YES
+    what = [f"{gone} lost (run the same command again to retry them)"] if gone else []
+    what += [f"{errors} ERROR (--retry-errors runs them again)"] if errors else []
+    print(f"gridcp: {len(specs)} runs, {' and '.join(what)}", file=sys.stderr)
+    return NO
 
 
 def _plan_files(args: argparse.Namespace, skipped: dict[str, str]) -> list[dict[str, Any]]:

@@ -15,15 +15,15 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import signal
-import subprocess
 import tempfile
-import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, ClassVar
 
-from search.core.contract import InputError, Status
+from search.core.contract import InputError, Status, load
+from search.core.processes import Finished, die_with_parent, run_child
+from search.lab.results import digest
+from search.lab.suites import beside
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 
@@ -143,12 +143,10 @@ class TathamUnequal(Peer):
                          re.MULTILINE)
 
     def write(self, puzzle: Any) -> str:
-        from search.futoshiki.formats import format_tatham
-
         if puzzle.n < 3:
             raise Refused("Tatham's Unequal starts at order 3")
         try:
-            return format_tatham(puzzle).strip()
+            return load("search.futoshiki.formats:format_tatham")(puzzle).strip()
         except ValueError as error:
             raise Refused(str(error)) from None
 
@@ -184,8 +182,6 @@ def locate(name: str, configured: str | None) -> tuple[str | None, str]:
     if given:
         where = f"${variable}"
     elif configured:
-        from search.lab.suites import beside
-
         given = str(beside(configured))
         where = "the suite's [peers] table"
     if given:
@@ -217,25 +213,21 @@ def run_peer(peer: dict[str, str], kind_: Any, puzzle: Any, task: str,
         input_file = os.path.join(folder, "puzzle.txt")
         Path(input_file).write_text(text)
         argv = adapter.command(peer["command"], puzzle, task, input_file)
-        start = time.perf_counter()
-        proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True, cwd=folder,
-                                start_new_session=True, preexec_fn=_die_with_us)
         try:
-            out, err = proc.communicate(text, timeout=time_limit)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.communicate()
-            return {"status": "LIMIT", "wall": round(time.perf_counter() - start, 6),
-                    "effort": {}, "message": f"{adapter.name} stopped at the time limit"}
-        wall = time.perf_counter() - start
+            finished = run_child(argv, text, time_limit, cwd=folder, preexec_fn=_die_with_us)
+        except OSError as error:
+            return {"status": "ERROR", "wall": 0.0, "effort": {},
+                    "message": f"{adapter.name} cannot start: {error}"}
+    times = _times(finished)
+    if finished.killed:
+        return {"status": "LIMIT", **times, "effort": {},
+                "message": f"{adapter.name} stopped at the time limit"}
     try:
-        answer = adapter.read(puzzle, task, out, err, proc.returncode)
+        answer = adapter.read(puzzle, task, finished.out, finished.err, finished.code)
     except (RuntimeError, InputError) as error:
-        return {"status": "ERROR", "wall": round(wall, 6), "effort": {},
-                "message": f"{adapter.name}: {error}"}
-    record: dict[str, Any] = {"status": str(answer.status), "wall": round(wall, 6),
-                              "effort": {}, "peer": adapter.name}
+        return {"status": "ERROR", **times, "effort": {}, "message": f"{adapter.name}: {error}"}
+    record: dict[str, Any] = {"status": str(answer.status), **times, "effort": {},
+                              "peer": adapter.name}
     if answer.count is not None:
         record["count"] = answer.count
     if answer.message:
@@ -244,16 +236,17 @@ def run_peer(peer: dict[str, str], kind_: Any, puzzle: Any, task: str,
         problems = kind_.call("verify", puzzle, answer.solution)
         if problems:
             return {**record, "status": "ERROR", "message": f"invalid solution: {problems[0]}"}
-        from search.lab.sweep_child import _digest
-
-        record["key"] = _digest(kind_.call("key", puzzle, answer.solution))
+        record["key"] = digest(kind_.call("key", puzzle, answer.solution))
     return record
+
+
+def _times(finished: Finished) -> dict[str, float]:
+    """The peer's wall clock and its CPU seconds, from the kernel's account of its process."""
+    return {"wall": round(finished.wall, 6), "cpu_time": round(finished.cpu, 6)}
 
 
 def _die_with_us() -> None:
     """In the peer's process, before exec: the kernel kills it when the run ends."""
-    from search.lab.sweep_child import die_with_parent
-
     die_with_parent(watch=False)
 
 
@@ -274,21 +267,17 @@ def _letter_rows(puzzle: Any) -> str:
 
 def _tatham_grid(puzzle: Any, text: str) -> Any:
     """The filled grid Tatham's solver prints after its verdict (its text format)."""
-    from search.futoshiki.formats import parse_tatham_text
-    from search.futoshiki.model import Solution
-
+    parse_tatham_text = load("search.futoshiki.formats:parse_tatham_text")
+    solution = load("search.futoshiki.model:Solution")
     lines = text.strip("\n").split("\n")[: 2 * puzzle.n - 1]
     filled = parse_tatham_text("\n".join(lines), "Tatham's answer")
-    return Solution(tuple(tuple(filled.given((r, c)) for c in range(puzzle.n))
+    return solution(tuple(tuple(filled.given((r, c)) for c in range(puzzle.n))
                           for r in range(puzzle.n)))
 
 
 def _letter_solution(puzzle: Any, out: str) -> Any:
     """The filled letter grid read back as paths, in the puzzle's pair order."""
-    from dataclasses import replace
-
-    from search.numberlink.io import parse_solution
-
+    parse_solution = load("search.numberlink.io:parse_solution")
     relabelled = replace(puzzle, pairs=tuple(replace(p, label=LETTERS[i])
                                              for i, p in enumerate(puzzle.pairs)))
     return parse_solution(relabelled, out, "thomasahle's answer")

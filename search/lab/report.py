@@ -4,11 +4,15 @@ Per instance set, task and backend: runs, solved, PAR-2 (the mean time with
 every unsolved run counted as twice its time limit), median and worst time of
 the solved runs.  Per instance: each backend's time side by side, and the
 answers compared (a count or a verdict that differs between backends is
-listed first).  With ``-o DIR`` it writes ``report.md`` and, with matplotlib
-(the ``plots`` extra), ``cactus.png`` (instances solved within t seconds, per puzzle and task) and
-``scatter-TASK.png`` (two backends' times per instance, log-log).
+listed first).  With ``-o DIR`` it writes ``report.md``, each table also as
+``NAME.csv`` and ``NAME.tex`` (a LaTeX ``tabular`` with booktabs rules) and,
+with matplotlib (the ``plots`` extra), ``cactus.png`` (instances solved
+within t seconds, per puzzle and task) and ``scatter-TASK.png`` (two
+backends' times per instance, log-log), on axes that hold for any number of
+runs and any times (one run, equal times, zero times).
 
-Times are the backends' own wall clocks; the harness's overhead per run
+Times are the backends' own wall clocks, or with ``--time cpu`` the CPU
+seconds (user + system) the run's process spent on the task; the harness's overhead per run
 (process start, imports, parsing: the run's wall seen from outside minus the
 backend's time and the import of the backend's and the verifier's modules)
 has its own table.  The effort table gives the backends' own counters
@@ -20,9 +24,14 @@ sweep ran on (CPU model, cores, load average at its start).
 from __future__ import annotations
 
 import argparse
+import csv
+import html
+import io
+import re
 import statistics
 import sys
 from collections import defaultdict
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -31,18 +40,28 @@ from search.app.manifest import labelled
 from search.core.contract import GridcpError
 from search.core.outputs import out_dir
 from search.core.registry import read_text
-from search.lab.bench import read_results, read_sweeps, run_key
+from search.lab.results import Record, lost, read_results, read_sweeps, run_key
+from search.lab.suites import load_suite
 
 ANSWERED = {"SOLVED", "UNSAT", "UNIQUE", "MULTIPLE", "COUNTED", "INVALID"}
-Record = dict[str, Any]
+CLOCKS = ("wall", "cpu")
+FLOOR = 1e-4  # seconds: the least time a log axis shows (a run can take 0.0 s)
 
 
 def solved(record: Record) -> bool:
     return record["status"] in ANSWERED
 
 
-def par2(record: Record) -> float:
-    return record["wall"] if solved(record) else 2 * record["time_limit"]
+def seconds(record: Record, clock: str = "wall") -> float:
+    """A run's time on the chosen clock: the backend's wall clock, or the CPU
+    seconds of the task (a record made before CPU times were kept: its wall)."""
+    if clock == "cpu" and record.get("cpu_time") is not None:
+        return record["cpu_time"]
+    return record["wall"]
+
+
+def par2(record: Record, clock: str = "wall") -> float:
+    return seconds(record, clock) if solved(record) else 2 * record["time_limit"]
 
 
 def answer(record: Record) -> str:
@@ -70,12 +89,53 @@ def latest(records: list[Record]) -> list[Record]:
 # ---------------------------------------------------------------- tables
 
 
-def _table(header: list[str], rows: list[list[str]], text_columns: int = 1) -> str:
-    """A Markdown table: the first ``text_columns`` left-aligned, the figures right."""
-    rule = ["---" if i < text_columns else "---:" for i in range(len(header))]
-    lines = ["| " + " | ".join(header) + " |", "|" + "|".join(rule) + "|"]
-    lines += ["| " + " | ".join(row) + " |" for row in rows]
-    return "\n".join(lines)
+@dataclass(frozen=True)
+class Table:
+    """A table of the report: Markdown in report.md, also CSV and LaTeX.  The
+    first ``text_columns`` are words, left-aligned; the others figures."""
+
+    name: str  # the file name of its CSV and LaTeX copies
+    header: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    text_columns: int = 1
+
+    def markdown(self) -> str:
+        rule = ["---" if i < self.text_columns else "---:" for i in range(len(self.header))]
+        lines = ["| " + " | ".join(map(_cell, self.header)) + " |", "|" + "|".join(rule) + "|"]
+        lines += ["| " + " | ".join(map(_cell, row)) + " |" for row in self.rows]
+        return "\n".join(lines)
+
+    def csv(self) -> str:
+        """Figures as they are, a missing one (``-``) empty."""
+        sink = io.StringIO()
+        writer = csv.writer(sink, lineterminator="\n")
+        writer.writerow(self.header)
+        writer.writerows([("" if cell == "-" else cell for cell in row) for row in self.rows])
+        return sink.getvalue()
+
+    def latex(self, caption: str = "") -> str:
+        """A ``tabular`` with booktabs rules (``\\usepackage{booktabs}``)."""
+        align = "l" * self.text_columns + "r" * (len(self.header) - self.text_columns)
+        lines = [f"% {caption}" if caption else "% gridcp report",
+                 f"\\begin{{tabular}}{{{align}}}", "\\toprule",
+                 " & ".join(map(_latex, self.header)) + " \\\\", "\\midrule"]
+        lines += [" & ".join(map(_latex, row)) + " \\\\" for row in self.rows]
+        lines += ["\\bottomrule", "\\end{tabular}", ""]
+        return "\n".join(lines)
+
+
+def _cell(text: str) -> str:
+    """A Markdown table cell: no HTML from a results file, no column break."""
+    return html.escape(text, quote=False).replace("|", "\\|").replace("\n", " ")
+
+
+LATEX = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
+         "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}",
+         "^": r"\textasciicircum{}"}
+
+
+def _latex(text: str) -> str:
+    return "".join(LATEX.get(c, c) for c in text)
 
 
 def _seconds(value: float | None) -> str:
@@ -84,7 +144,7 @@ def _seconds(value: float | None) -> str:
     return f"{value:.3f}" if value < 1000 else f"{value:.0f}"
 
 
-def summary_table(records: list[Record], by_set: bool = True) -> str:
+def summary_table(records: list[Record], by_set: bool = True, clock: str = "wall") -> Table:
     """Runs, solved, PAR-2, median and worst time per (instance set,) puzzle, task, backend."""
     groups: dict[tuple[str, ...], list[Record]] = defaultdict(list)
     for r in records:
@@ -92,15 +152,16 @@ def summary_table(records: list[Record], by_set: bool = True) -> str:
         groups[(*head, r["task"], r["backend"])].append(r)
     rows = []
     for names, runs in sorted(groups.items()):
-        times = [r["wall"] for r in runs if solved(r)]
+        times = [seconds(r, clock) for r in runs if solved(r)]
         errors = sum(r["status"] == "ERROR" for r in runs)
-        rows.append([*names, str(len(runs)), str(len(times)),
-                     _seconds(statistics.fmean(par2(r) for r in runs)),
+        rows.append((*names, str(len(runs)), str(len(times)),
+                     _seconds(statistics.fmean(par2(r, clock) for r in runs)),
                      _seconds(statistics.median(times) if times else None),
-                     _seconds(max(times) if times else None), str(errors), _answers(runs)])
-    head = ["instance set", "puzzle"] if by_set else ["puzzle"]
-    return _table([*head, "task", "backend", "runs", "solved", "PAR-2 s", "median s",
-                   "worst s", "errors", "answers"], rows, text_columns=len(head) + 2)
+                     _seconds(max(times) if times else None), str(errors), _answers(runs)))
+    head = ("instance set", "puzzle") if by_set else ("puzzle",)
+    return Table("sets" if by_set else "summary",
+                 (*head, "task", "backend", "runs", "solved", "PAR-2 s", "median s",
+                  "worst s", "errors", "answers"), tuple(rows), text_columns=len(head) + 2)
 
 
 def _answers(runs: list[Record]) -> str:
@@ -111,7 +172,7 @@ def _answers(runs: list[Record]) -> str:
     return ", ".join(f"{s} {n}" for s, n in sorted(counts.items()))
 
 
-def grouped_table(records: list[Record], by: str) -> str:
+def grouped_table(records: list[Record], by: str, clock: str = "wall") -> Table:
     """The summary per puzzle and ``by``: a record field (size, rules, set) or
     several joined by ``+`` (``size+rules``: the share of clearable boards per
     size and rule set)."""
@@ -122,12 +183,13 @@ def grouped_table(records: list[Record], by: str) -> str:
     rows = []
     for names, runs in sorted(groups.items(), key=lambda kv: (kv[0][0], _natural(kv[0][1]),
                                                                kv[0][2:])):
-        times = [r["wall"] for r in runs if solved(r)]
-        rows.append([*names, str(len(runs)), str(len(times)),
+        times = [seconds(r, clock) for r in runs if solved(r)]
+        rows.append((*names, str(len(runs)), str(len(times)),
                      _seconds(statistics.median(times) if times else None),
-                     _seconds(max(times) if times else None), _answers(runs)])
-    return _table(["puzzle", by, "task", "backend", "runs", "solved", "median s", "worst s",
-                   "answers"], rows, text_columns=4)
+                     _seconds(max(times) if times else None), _answers(runs)))
+    return Table("by-" + re.sub(r"\W+", "-", by),
+                 ("puzzle", by, "task", "backend", "runs", "solved", "median s", "worst s",
+                  "answers"), tuple(rows), text_columns=4)
 
 
 def _field(record: Record, name: str) -> str:
@@ -138,12 +200,10 @@ def _field(record: Record, name: str) -> str:
 
 def _natural(text: str) -> tuple:
     """``9x9`` before ``10x10``."""
-    import re
-
     return tuple(int(p) if p.isdigit() else p for p in re.split(r"(\d+)", text))
 
 
-def effort_table(records: list[Record]) -> str:
+def effort_table(records: list[Record]) -> Table:
     """The backends' own counters, median and most per run: figures that a loaded
     machine does not change.  Peak memory (MiB) of the run's process too."""
     groups: dict[tuple[str, str, str], list[Record]] = defaultdict(list)
@@ -155,13 +215,15 @@ def effort_table(records: list[Record]) -> str:
         figures = []
         for key in keys[:4]:
             values = [r["effort"][key] for r in runs if key in (r.get("effort") or {})]
-            figures.append(f"{key} {_number(statistics.median(values))} / "
-                           f"{_number(max(values))}")
-        peaks = [r["peak_mib"] for r in runs if "peak_mib" in r]
-        rows.append([*names, "; ".join(figures) or "-",
-                     f"{max(peaks):.0f}" if peaks else "-"])
-    return _table(["puzzle", "task", "backend", "effort: median / most per run",
-                   "peak MiB"], rows, text_columns=4)
+            values = [v for v in values if isinstance(v, (int, float))]
+            if values:
+                figures.append(f"{key} {_number(statistics.median(values))} / "
+                               f"{_number(max(values))}")
+        peaks = [r["peak_mib"] for r in runs if isinstance(r.get("peak_mib"), (int, float))]
+        rows.append((*names, "; ".join(figures) or "-",
+                     f"{max(peaks):.0f}" if peaks else "-"))
+    return Table("effort", ("puzzle", "task", "backend", "effort: median / most per run",
+                            "peak MiB"), tuple(rows), text_columns=4)
 
 
 def _number(value: float) -> str:
@@ -189,7 +251,7 @@ def machines(sweeps: list[dict[str, Any]]) -> list[str]:
     return lines
 
 
-def per_instance(records: list[Record]) -> tuple[str, list[str]]:
+def per_instance(records: list[Record], clock: str = "wall") -> tuple[Table, list[str]]:
     """The backend-against-backend table and the list of differing answers."""
     backends = list(dict.fromkeys(r["backend"] for r in records))
     cells: dict[tuple[str, str], dict[str, Record]] = defaultdict(dict)
@@ -212,44 +274,69 @@ def per_instance(records: list[Record]) -> tuple[str, list[str]]:
         row = [instance, task, agreed]
         for b in backends:
             r = by_backend.get(b)
-            row.append("" if r is None else _seconds(r["wall"]) if solved(r) else r["status"])
-        rows.append(row)
-    return _table(["instance", "task", "answer", *backends], rows, text_columns=3), differ
+            row.append("" if r is None else _seconds(seconds(r, clock)) if solved(r)
+                       else r["status"])
+        rows.append(tuple(row))
+    return Table("instances", ("instance", "task", "answer", *backends), tuple(rows),
+                 text_columns=3), differ
 
 
-def overhead_table(records: list[Record]) -> str:
+def overhead_table(records: list[Record]) -> Table:
     """The harness's cost per run and the import of each backend's module."""
     groups: dict[str, list[Record]] = defaultdict(list)
     for r in records:
-        if "import_wall" in r and not r.get("killed"):
+        if all(isinstance(r.get(k), (int, float)) for k in ("import_wall", "run_wall")) \
+                and not r.get("killed"):
             groups[r["backend"]].append(r)
     rows = []
     for backend, runs in sorted(groups.items()):
         cost = sorted(r["run_wall"] - r["wall"] - r["import_wall"] for r in runs)
         imports = [r["import_wall"] for r in runs]
-        rows.append([backend, str(len(runs)), _seconds(statistics.median(cost)),
+        rows.append((backend, str(len(runs)), _seconds(statistics.median(cost)),
                      _seconds(cost[int(0.9 * (len(cost) - 1))]), _seconds(cost[-1]),
-                     _seconds(statistics.median(imports))])
-    return _table(["backend", "runs", "overhead median s", "90th percentile s", "max s",
-                   "imports median s"], rows)
+                     _seconds(statistics.median(imports))))
+    return Table("overhead", ("backend", "runs", "overhead median s", "90th percentile s",
+                              "max s", "imports median s"), tuple(rows))
+
+
+CLOCK_WORDS = {"wall": "the backends' own wall clocks",
+               "cpu": "CPU seconds (user + system) of the run's process on the task"}
+
+
+def tables(records: list[Record], by: tuple[str, ...] = (), clock: str = "wall"
+           ) -> list[tuple[str, Table]]:
+    """The report's tables, each with its section title, in the report's order."""
+    found = [("Per puzzle and backend", summary_table(records, by_set=False, clock=clock)),
+             ("Per instance set and backend", summary_table(records, clock=clock))]
+    found += [(f"Per {field_}", grouped_table(records, field_, clock)) for field_ in by]
+    found += [("Effort", effort_table(records)),
+              ("Harness overhead per run", overhead_table(records)),
+              ("Per instance", per_instance(records, clock)[0])]
+    return found
 
 
 def markdown(records: list[Record], source: str, plots: list[str],
              unsupported: list[Record] | None = None, sweeps: list[dict[str, Any]] | None = None,
-             by: tuple[str, ...] = (), remake: str = "") -> str:
+             by: tuple[str, ...] = (), remake: str = "", clock: str = "wall") -> str:
     """The whole report; ``unsupported`` runs (a rule variant a backend does not
     model) are only listed."""
-    table, differ = per_instance(records)
-    hosts = sorted({r.get("host", "?") for r in records})
+    shown = dict(tables(records, by, clock))
+    _, differ = per_instance(records, clock)
+    hosts = sorted({str(r.get("host", "?")) for r in records})
     versions = sorted({", ".join(f"{k} {v}" for k, v in sorted(r.get("versions", {}).items()))
-                       for r in records})
+                       for r in records if isinstance(r.get("versions"), dict)})
     limits = sorted({r["time_limit"] for r in records})
     parts = [f"# Sweep report: {source}", "",
              f"{len(records)} runs on {', '.join(hosts)}; time limit "
              f"{', '.join(f'{t:g}' for t in limits)} s; {'; '.join(versions)}.", "",
              "Solved means answered (SOLVED, UNSAT, COUNTED, UNIQUE, MULTIPLE); PAR-2 counts "
-             "an unsolved run as twice the time limit; times are the backends' own wall "
-             "clocks, median and worst over the solved runs.", ""]
+             f"an unsolved run as twice the time limit; times are {CLOCK_WORDS[clock]}, "
+             "median and worst over the solved runs.", ""]
+    if clock == "cpu":
+        without = sum(1 for r in records if solved(r) and r.get("cpu_time") is None)
+        if without:
+            parts += [f"{without} solved runs have no CPU time (recorded before CPU times "
+                      "were kept, or a peer's): their wall clock stands in.", ""]
     if remake:
         parts += ["Remade by", "", f"    {remake}", ""]
     if sweeps:
@@ -257,13 +344,12 @@ def markdown(records: list[Record], source: str, plots: list[str],
                   "Times were measured on these machines, shared with other jobs when the "
                   "load average is high: compare the effort figures rather than seconds.",
                   "", *machines(sweeps), ""]
-    parts += ["## Per puzzle and backend", "", summary_table(records, by_set=False), "",
-              "## Per instance set and backend", "", summary_table(records), ""]
-    for field_ in by:
-        parts += [f"## Per {field_}", "", grouped_table(records, field_), ""]
+    for title in ["Per puzzle and backend", "Per instance set and backend",
+                  *(f"Per {field_}" for field_ in by)]:
+        parts += [f"## {title}", "", shown[title].markdown(), ""]
     parts += ["## Effort", "", "The backends' own counters (median / most per run), "
               "independent of the machine's load; peak memory of the run's process.", "",
-              effort_table(records), ""]
+              shown["Effort"].markdown(), ""]
     expected = [r for r in records if r.get("expected") and solved(r)
                 and _given(r) != r["expected"]]
     known = sum(1 for r in records if r.get("expected") and solved(r))
@@ -271,32 +357,40 @@ def markdown(records: list[Record], source: str, plots: list[str],
         parts += ["## Answers against the known ones", "",
                   f"{known - len(expected)} of {known} answered runs give the known answer.",
                   ""]
-        parts += [f"- {label(r)} {r['backend']} {r['task']}: {_given(r)}, known "
-                  f"{r['expected']}" for r in expected] or ["None differs."]
+        parts += [_item(f"{label(r)} {r['backend']} {r['task']}: {_given(r)}, known "
+                        f"{r['expected']}") for r in expected] or ["None differs."]
         parts += [""]
     parts += ["## Answers that differ between backends", "",
               "Counts or verdicts, or, where the puzzle has one solution, the "
               "solutions' keys.", ""]
-    parts += [f"- {line}" for line in differ] or ["None."]
+    parts += [_item(line) for line in differ] or ["None."]
     failed = [r for r in records if r["status"] == "ERROR"]
     parts += ["", "## Runs that failed", ""]
-    parts += [f"- {label(r)} {r['backend']} {r['task']}: {r.get('message', '')}"
+    if any(map(lost, failed)):
+        parts += ["A lost run never gave an answer of its own (its process was killed from "
+                  "outside, or its worker died): rerunning the sweep retries it.", ""]
+    parts += [_item(f"{label(r)} {r['backend']} {r['task']}: {r.get('message', '')}")
               for r in failed] or ["None."]
     if unsupported:
         parts += ["", "## Runs a backend does not support (left out above)", ""]
         # a rule variant the backend does not model: neither solved nor failed
-        parts += [f"- {label(r)} {r['backend']} {r['task']}: {r.get('message', '')}"
+        parts += [_item(f"{label(r)} {r['backend']} {r['task']}: {r.get('message', '')}")
                   for r in unsupported]
     parts += ["", "## Harness overhead per run", "",
               "Process start, imports and parsing: the run's wall clock seen from outside "
               "minus the backend's time and the import of its module and of the verifier "
               "(OR-Tools for cpsat, numpy for the counting engines).",
-              "", overhead_table(records), ""]
+              "", shown["Harness overhead per run"].markdown(), ""]
     if plots:
         parts += ["## Plots", ""] + [f"![{p}]({p})" for p in plots] + [""]
     parts += ["## Per instance", "", "Seconds per backend, or the status of a run that did "
-              "not answer.", "", table, ""]
+              "not answer.", "", shown["Per instance"].markdown(), ""]
     return "\n".join(parts)
+
+
+def _item(text: str) -> str:
+    """A list item of the report: no HTML from a results file."""
+    return "- " + html.escape(text, quote=False).replace("\n", " ")
 
 
 # ---------------------------------------------------------------- plots
@@ -313,41 +407,62 @@ def _pyplot() -> Any:
     return plt
 
 
-def cactus(records: list[Record], target: Path, plt: Any) -> None:
+def span(values: list[float]) -> tuple[float, float]:
+    """Limits of a log axis that show every value, whatever they are: none, one,
+    all equal, or zero (shown at ``FLOOR``)."""
+    shown = [max(v, FLOOR) for v in values] or [FLOOR, 1.0]
+    return min(shown) / 2, max(shown) * 2
+
+
+Limits = tuple[tuple[float, float], tuple[float, float]]
+
+
+def cactus(records: list[Record], target: Path, plt: Any, clock: str = "wall") -> list[Limits]:
     """Instances solved within t seconds, one line per backend, one panel per puzzle
-    (rows) and task (columns): backends of one puzzle are compared on its instances."""
+    (rows) and task (columns): backends of one puzzle are compared on its instances.
+    Returns each drawn panel's (x, y) limits."""
     puzzles = list(dict.fromkeys(r["puzzle"] for r in records))
     tasks = list(dict.fromkeys(r["task"] for r in records))
     colours = {b: f"C{i}" for i, b in enumerate(dict.fromkeys(r["backend"] for r in records))}
     figure, axes = plt.subplots(len(puzzles), len(tasks), squeeze=False,
                                 figsize=(5 * len(tasks), 3.6 * len(puzzles)))
+    drawn = []
     for row, puzzle in zip(axes, puzzles):
         for ax, task in zip(row, tasks):
             runs = [r for r in records if r["task"] == task and r["puzzle"] == puzzle]
             if not runs:
                 ax.set_axis_off()
                 continue
+            instances = len({label(r) for r in runs})
+            times = [max(seconds(r, clock), FLOOR) for r in runs if solved(r)]
             for backend in dict.fromkeys(r["backend"] for r in runs):
-                times = sorted(max(r["wall"], 1e-4) for r in runs
-                               if r["backend"] == backend and solved(r))
-                if times:
-                    ax.step(times, range(1, len(times) + 1), where="post", label=backend,
-                            color=colours[backend])
+                mine = sorted(max(seconds(r, clock), FLOOR) for r in runs
+                              if r["backend"] == backend and solved(r))
+                if mine:
+                    ax.step(mine, range(1, len(mine) + 1), where="post", marker=".",
+                            label=backend, color=colours[backend])
             ax.set_xscale("log")
-            ax.set_xlabel("time t (s, log)")
+            ax.set_xlim(*span(times + [r["time_limit"] for r in runs]))
+            ax.set_ylim(0, instances + 0.5)
+            ax.yaxis.set_major_locator(plt.MaxNLocator(integer=True))
+            ax.set_xlabel(f"{clock} time t (s, log)")
             ax.set_ylabel("instances solved within t")
-            ax.set_title(f"{puzzle} {task} ({len({label(r) for r in runs})} instances)")
+            ax.set_title(f"{puzzle} {task} ({instances} instances)")
             ax.grid(True, which="both", alpha=0.3)
-            ax.legend(fontsize="small")
+            if times:
+                ax.legend(fontsize="small")
+            drawn.append((ax.get_xlim(), ax.get_ylim()))
     figure.tight_layout()
     figure.savefig(target, dpi=100)
     plt.close(figure)
+    return drawn
 
 
 def scatter(records: list[Record], task: str, pair: tuple[str, str], target: Path,
-            plt: Any) -> bool:
+            plt: Any, clock: str = "wall") -> Limits | None:
     """Backend A's time against B's per instance, log-log; unsolved runs sit at PAR-2,
-    beyond the dashed lines of the time limit."""
+    beyond the dashed lines of the time limit.  Returns the (x, y) limits, or None
+    when no instance has runs of both."""
     a, b = pair
     by = defaultdict(dict)
     for r in records:
@@ -355,15 +470,15 @@ def scatter(records: list[Record], task: str, pair: tuple[str, str], target: Pat
             by[label(r)][r["backend"]] = r
     points = [(runs[a], runs[b]) for runs in by.values() if a in runs and b in runs]
     if not points:
-        return False
+        return None
     figure, ax = plt.subplots(figsize=(5.5, 5.5))
     values = []
     for i, puzzle in enumerate(dict.fromkeys(ra["puzzle"] for ra, _ in points)):
         colour = f"C{i}"
         mine = [(ra, rb) for ra, rb in points if ra["puzzle"] == puzzle]
-        both = [(max(ra["wall"], 1e-4), max(rb["wall"], 1e-4)) for ra, rb in mine
+        both = [(max(par2(ra, clock), FLOOR), max(par2(rb, clock), FLOOR)) for ra, rb in mine
                 if solved(ra) and solved(rb)]
-        other = [(max(par2(ra), 1e-4), max(par2(rb), 1e-4)) for ra, rb in mine
+        other = [(max(par2(ra, clock), FLOOR), max(par2(rb, clock), FLOOR)) for ra, rb in mine
                  if not (solved(ra) and solved(rb))]
         if both:
             ax.scatter(*zip(*both), s=14, color=colour, label=f"{puzzle}, both solved")
@@ -371,30 +486,32 @@ def scatter(records: list[Record], task: str, pair: tuple[str, str], target: Pat
             ax.scatter(*zip(*other), s=24, marker="x", color=colour,
                        label=f"{puzzle}, unsolved by one (PAR-2)")
         values += [v for p in both + other for v in p]
-    low, high = min(values) / 2, max(*values, *(2 * r["time_limit"] for r in points[0])) * 2
-    ax.plot([low, high], [low, high], color="grey", linewidth=0.8)
     limit = max(r["time_limit"] for pair_ in points for r in pair_)
+    low, high = span([*values, limit])
+    ax.plot([low, high], [low, high], color="grey", linewidth=0.8)
     ax.axvline(limit, color="grey", linestyle="--", linewidth=0.6)
     ax.axhline(limit, color="grey", linestyle="--", linewidth=0.6)
     ax.set(xscale="log", yscale="log", xlim=(low, high), ylim=(low, high),
-           xlabel=f"{a} time (s)", ylabel=f"{b} time (s)",
+           xlabel=f"{a} {clock} time (s)", ylabel=f"{b} {clock} time (s)",
            title=f"{task}: {a} vs {b} ({len(points)} instances)")
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(loc="upper left", fontsize="small")
+    limits = (ax.get_xlim(), ax.get_ylim())
     figure.tight_layout()
     figure.savefig(target, dpi=110)
     plt.close(figure)
-    return True
+    return limits
 
 
-def make_plots(records: list[Record], out: Path, pair: tuple[str, str] | None) -> list[str]:
+def make_plots(records: list[Record], out: Path, pair: tuple[str, str] | None,
+               clock: str = "wall") -> list[str]:
     plt = _pyplot()
     if plt is None:
         print("gridcp: no plots: matplotlib is missing (pip install 'gridcp[plots]')",
               file=sys.stderr)
         return []
     written = ["cactus.png"]
-    cactus(records, out / "cactus.png", plt)
+    cactus(records, out / "cactus.png", plt, clock)
     backends = list(dict.fromkeys(r["backend"] for r in records))
     if pair is None and {"search", "cpsat"} <= set(backends):
         pair = ("search", "cpsat")  # the two backends every puzzle has
@@ -403,7 +520,7 @@ def make_plots(records: list[Record], out: Path, pair: tuple[str, str] | None) -
         return written
     for task in dict.fromkeys(r["task"] for r in records):
         name = f"scatter-{task}.png"
-        if scatter(records, task, pair, out / name, plt):
+        if scatter(records, task, pair, out / name, plt, clock) is not None:
             written.append(name)
     return written
 
@@ -416,10 +533,14 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     sub = commands.add_parser("report", help=text, description=text)
     sub.add_argument("results", metavar="FILE.jsonl")
     sub.add_argument("-o", "--out", metavar="DIR",
-                     help="write report.md and the PNG plots here (default: tables to stdout)")
+                     help="write report.md, each table as CSV and LaTeX, and the PNG plots "
+                          "here (default: the Markdown to stdout)")
     sub.add_argument("--scatter", metavar="A,B",
                      help="the two backends of the scatter plots "
                           "(default: search,cpsat, else the first two)")
+    sub.add_argument("--time", choices=CLOCKS, default="wall",
+                     help="the clock of PAR-2, the tables and the plots: the backend's wall "
+                          "clock, or the CPU seconds of the run's process (default: wall)")
     sub.set_defaults(run=run_report)
 
 
@@ -433,9 +554,9 @@ def run_report(args: argparse.Namespace) -> int:
     path = Path(args.results)
     if args.out is None:
         records, unsupported, sweeps = _read(path)
-        print(markdown(records, path.name, [], unsupported, sweeps))
+        print(markdown(records, path.name, [], unsupported, sweeps, clock=args.time))
         return YES
-    write_report(path, Path(args.out), pair=pair)
+    write_report(path, Path(args.out), pair=pair, clock=args.time)
     return YES
 
 
@@ -450,25 +571,32 @@ def _read(path: Path) -> tuple[list[Record], list[Record], list[dict[str, Any]]]
 
 
 def write_report(path: Path, out: Path, *, pair: tuple[str, str] | None = None,
-                 suite: str | None = None) -> None:
-    """report.md and the plots of a results file, in ``out``.  A suite's
-    ``[report]`` table chooses the scatter pair and the extra tables."""
+                 suite: str | None = None, clock: str = "wall") -> None:
+    """report.md, the tables as CSV and LaTeX, and the plots of a results file, in
+    ``out``.  A suite's ``[report]`` table chooses the scatter pair and the extra
+    tables."""
     records, unsupported, sweeps = _read(path)
     suite = suite or next((s["suite"] for s in reversed(sweeps) if s.get("suite")), None)
     by: tuple[str, ...] = ()
     if suite:
-        from search.lab.suites import load_suite
-
         settings = load_suite(suite).report
         by = tuple(settings.get("by", ()))
         if pair is None and settings.get("scatter"):
             pair = tuple(settings["scatter"])
     out = out_dir(out, "-o")
-    plots = make_plots(records, out, pair)
+    plots = make_plots(records, out, pair, clock)
     remake = next((s["command"] for s in reversed(sweeps) if s.get("command")), "")
-    if not remake.count("--report"):
-        remake = (remake + " && " if remake else "") + \
-            f"python -m search report {path} -o {out}"
+    if not remake.count("--report") or clock != "wall":
+        again = f"python -m search report {path} -o {out}" + \
+            (f" --time {clock}" if clock != "wall" else "")
+        remake = (remake + " && " if remake else "") + again
     (out / "report.md").write_text(markdown(records, path.name, plots, unsupported, sweeps, by,
-                                            remake))
-    print(f"wrote {out / 'report.md'}" + "".join(f", {out / p}" for p in plots))
+                                            remake, clock))
+    names = []
+    for title, table in tables(records, by, clock):
+        caption = f"{title} ({CLOCK_WORDS[clock]}): {path.name}"
+        (out / f"{table.name}.csv").write_text(table.csv())
+        (out / f"{table.name}.tex").write_text(table.latex(caption))
+        names.append(table.name)
+    print(f"wrote {out / 'report.md'}, the tables as CSV and LaTeX ({', '.join(names)})"
+          + "".join(f", {out / p}" for p in plots))

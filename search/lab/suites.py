@@ -302,6 +302,8 @@ def _many(kind_: Any, text: str, source: str) -> list[Any]:
 # ---------------------------------------------------------------- generators
 
 
+# The generators are loaded by dotted path when a suite asks for them: a sweep
+# that generates no board imports none of them.
 def _lianliankan_full(width: int, height: int, seed: int, pictures: int | None = None) -> Any:
     return Board(full_fill(width, height, pictures or width * height // 4, random.Random(seed)))
 

@@ -8,6 +8,7 @@ their own with no test in it.
 from __future__ import annotations
 
 import os
+import signal
 import time
 from dataclasses import replace
 
@@ -112,3 +113,42 @@ class Declines(SearchBackend):
 
     def solve(self, puzzle, *, time_limit=None):
         raise Unsupported("declines does not model these rules")
+
+
+# Set by the tests that kill a process once: the first run to find no file at this
+# path creates it and dies; every later run answers.
+MARKER_ENV = "GRIDCP_TEST_KILL_MARKER"
+
+
+def _first() -> bool:
+    """True for the first run of a test that asks, once (an exclusive create)."""
+    try:
+        with open(os.environ[MARKER_ENV], "x"):
+            return True
+    except FileExistsError:
+        return False
+
+
+class KilledOnce(SearchBackend):
+    """The first run is killed with SIGKILL, as the kernel's out-of-memory killer does."""
+
+    name = "killed-once"
+    calls = frozenset({"solve"})
+
+    def solve(self, puzzle, *, time_limit=None):
+        if _first():
+            os.kill(os.getpid(), signal.SIGKILL)
+        return super().solve(puzzle, time_limit=time_limit)
+
+
+class KillsItsWorkerOnce(SearchBackend):
+    """The first run kills the pool worker that waits for it (and so dies with it)."""
+
+    name = "kills-its-worker-once"
+    calls = frozenset({"solve"})
+
+    def solve(self, puzzle, *, time_limit=None):
+        if _first():
+            os.kill(os.getppid(), signal.SIGKILL)
+            time.sleep(60)  # the parent-death signal ends this process
+        return super().solve(puzzle, time_limit=time_limit)

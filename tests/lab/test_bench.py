@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from search.app.cli import main
-from search.lab.bench import read_results, run_key
+from search.lab.results import read_results, run_key
 from tests.conftest import ROOT
 
 TESTS = Path(__file__).resolve().parents[2]  # children import tests.lab.broken_backends
@@ -66,6 +66,8 @@ def test_a_tiny_sweep_records_every_run_once(instances: Path, tmp_path: Path, ca
                   "run_wall", "effort", "versions", "host", "time", "time_limit"):
         assert field in first, field
     assert first["size"] == "3x3" and first["versions"]["gridcp"]
+    for r in records:  # the task's CPU seconds, within those of its whole process
+        assert 0 <= r["cpu_time"] <= r["run_cpu_time"] and r["run_cpu_time"] > 0
     assert "6 runs: 6 new" in capsys.readouterr().out
     assert bench(str(instances), "--backends", "search", "--out", str(out)) == 0
     assert "6 runs: 0 new (none), 6 already in" in capsys.readouterr().out
@@ -115,7 +117,7 @@ def test_a_crash_and_a_memory_hog_are_errors_not_the_end(instances: Path,
     assert bench(str(instances / "a.fut"), "--backends",
                  "crash=tests.lab.broken_backends:Crash,hog=tests.lab.broken_backends:Hog,search",
                  "--tasks", "solve,count", "--memory-limit", "400", "--jobs", "2",
-                 "--out", str(out)) == 0
+                 "--out", str(out)) == 1  # two runs ERROR
     by_backend = {(r["backend"], r["task"]): r for r in read_results(out)}
     assert set(by_backend) == {("crash", "solve"), ("hog", "count"), ("search", "solve"),
                                ("search", "count")}
@@ -194,10 +196,10 @@ def test_a_rerun_retries_smaller_limits_and_with_retry_errors_the_errors(
     out.write_text("".join(json.dumps(r) + "\n" for r in old.values()))
     capsys.readouterr()
     assert bench(str(instances / "a.fut"), "--backends", "search", "--tasks", "solve,count",
-                 "--out", str(out)) == 0  # a 5 s limit now: solve again, not count
+                 "--out", str(out)) == 1  # a 5 s limit now: solve again, not count
     assert "2 runs: 1 new (1 SOLVED), 1 already in" in capsys.readouterr().out
     assert main(["bench", str(instances / "a.fut"), "--backends", "search", "--tasks",
-                 "solve,count", "--out", str(out), "--time-limit", "1"]) == 0
+                 "solve,count", "--out", str(out), "--time-limit", "1"]) == 1  # count: ERROR
     assert "2 runs: 0 new (none), 2 already in" in capsys.readouterr().out
     assert bench(str(instances / "a.fut"), "--backends", "search", "--tasks", "solve,count",
                  "--out", str(out), "--retry-errors") == 0
@@ -303,7 +305,7 @@ def test_the_sweep_runs_on_a_separate_scheduler_and_worker(instances: Path,
     another folder, on 127.0.0.1; the instance files are gone before the runs start:
     each run carries its instance's text."""
     pytest.importorskip("distributed")
-    from search.lab.bench import make_executor, plan, sweep
+    from search.lab.bench import make_runner, plan, sweep
 
     elsewhere = tmp_path / "worker"
     elsewhere.mkdir()
@@ -330,9 +332,9 @@ def test_the_sweep_runs_on_a_separate_scheduler_and_worker(instances: Path,
         for file in instances.iterdir():
             file.unlink()
         out = tmp_path / "r.jsonl"
-        with make_executor(1, address) as executor:
-            executor._client.wait_for_workers(1, timeout=60)
-            records = list(sweep(specs, out, executor))
+        with make_runner(1, address) as runner:
+            runner.wait_for_workers(1, timeout=60)
+            records = list(sweep(specs, out, runner))
         assert sorted(r.get("count", -1) for r in records) == [0, 1, 4], records
     finally:
         for process in reversed(started):

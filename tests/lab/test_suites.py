@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from search.app.cli import main
-from search.lab.bench import read_results, read_sweeps
+from search.lab.results import read_results, read_sweeps
 from search.lab.suites import GENERATORS, available, beside, load_suite
 
 TINY = """
