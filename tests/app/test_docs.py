@@ -374,7 +374,7 @@ def missing_names(page: Path, names: set[str], classes: dict[str, set[str]]) -> 
         else:
             continue
         if not ok:
-            bad.append(f"{page.relative_to(ROOT)}:{number}: `{span}`")
+            bad.append(f"{page.name}:{number}: `{span}`")
     return bad
 
 
@@ -382,3 +382,14 @@ def test_named_code_exists() -> None:
     names, classes = code_names()
     bad = [line for page in REFERENCE for line in missing_names(page, names, classes)]
     assert not bad, "names in the reference that the code lacks:\n" + "\n".join(bad)
+
+
+def test_named_code_check_fails_on_missing_names(tmp_path: Path) -> None:
+    names, classes = code_names()
+    page = tmp_path / "page.md"
+    page.write_text("`Budget.cover_nodes` `search.app.cli.main` `DEFAULT_MAX_CELLS` "
+                    "`search/app/cli.py` `benchmarks/NAME.toml`\n"
+                    "`Budget.nope` `search.app.nothing` `NOT_A_CONSTANT` `search/app/nope.py`\n")
+    assert missing_names(page, names, classes) == [
+        "page.md:2: `Budget.nope`", "page.md:2: `search.app.nothing`",
+        "page.md:2: `NOT_A_CONSTANT`", "page.md:2: `search/app/nope.py`"]
