@@ -21,8 +21,10 @@ behind each):
    outright, with its certificates.  Boards of ``Budget.large_cells`` open cells and
    more skip it: there it mostly runs out of states, and the next steps
    decide sooner.
-2. ``cover``: a self-avoiding full cover S by CP-SAT.  None: not
-   well-designed (the one solution of a well-designed puzzle is one).
+2. ``cover``: a self-avoiding full cover S: ``links``' no-self-touch pass
+   within ``Budget.cover_nodes`` nodes (``cover (links)``), then CP-SAT
+   without and with its LP relaxation (``cover (quick)``, ``cover``).  None:
+   not well-designed (the one solution of a well-designed puzzle is one).
 3. ``second-cover``: a second full cover by CP-SAT, S forbidden (a short
    look: where there is one, it mostly comes at once).
 4. ``proof``: a canonical lenient solution other than S by CP-SAT; none
@@ -31,6 +33,11 @@ behind each):
    small window (``detour``).
 6. ``detour (lenient)``: a second lenient solution near S, likewise.
 7. ``bound-large``: step 1 again within ``Budget.large_states`` states.
+
+Steps 3-6 run cheapest first once S is known: ``proof (glance)`` (step 4
+within ``Budget.glance_proof_time``), ``detour (full cover, near)`` (the
+small windows), ``second-cover``, ``proof (quick)``, ``detour (full cover,
+far)``, ``detour (lenient)``, and ``proof`` with its whole budget.
 
 A step whose budget runs out hands over to the next; when every budget is
 spent the answer is UNDECIDED (the same on every machine).
@@ -213,7 +220,7 @@ def _links_cover(puzzle: Numberlink, nodes: int, deadline: Deadline,
 
 def _another(puzzle: Numberlink, cover: Solution, budget: Budget, deadline: Deadline,
              log: _Log) -> Finding | None:
-    """Steps 3-8: another lenient solution than the self-avoiding full cover
+    """Steps 3-6: another lenient solution than the self-avoiding full cover
     S, or a proof there is none.  Cheapest first: a glance of the proof
     (generated boards that are well-designed mostly fall to CP-SAT's
     presolve), the detours in small windows (where a second solution of a
