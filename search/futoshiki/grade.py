@@ -27,8 +27,9 @@ go, so that fixpoint does not depend on the order of the deductions, and this
 grader reaches it with the propagation engine of the ``propagate`` backend
 (Régin's Hall-set filtering is exactly set elimination carried to its
 fixpoint), running the deductions of ``TATHAM`` (a table of named rules,
-each a function, by grade, as ``unequal.c``'s table of solvers) up to a grade.  Forcing chains are the one rule whose result depends on the
-state: they run, as in Tatham's solver, one deduction at a time from that
+each a function, by grade, as ``unequal.c``'s table of solvers) up to a
+grade.  Forcing chains are the one rule whose result depends on the state:
+they run, as in Tatham's solver, one deduction at a time from that
 fixpoint, scanning cells in row-major order and each chain breadth-first,
 column before row.  The grade is the lowest level whose fixpoint fills the
 grid, which is what Tatham's generator guarantees (solved at the grade, not
