@@ -26,8 +26,10 @@ rule up to the planes only removes values and stays valid when other values
 go, so that fixpoint does not depend on the order of the deductions, and this
 grader reaches it with the propagation engine of the ``propagate`` backend
 (Régin's Hall-set filtering is exactly set elimination carried to its
-fixpoint).  Forcing chains are the one rule whose result depends on the
-state: they run, as in Tatham's solver, one deduction at a time from that
+fixpoint), running the deductions of ``TATHAM`` (a table of named rules,
+each a function, by grade, as ``unequal.c``'s table of solvers) up to a
+grade.  Forcing chains are the one rule whose result depends on the state:
+they run, as in Tatham's solver, one deduction at a time from that
 fixpoint, scanning cells in row-major order and each chain breadth-first,
 column before row.  The grade is the lowest level whose fixpoint fills the
 grid, which is what Tatham's generator guarantees (solved at the grade, not
@@ -38,11 +40,10 @@ from __future__ import annotations
 
 from search.core.contract import Status
 from search.futoshiki.model import Futoshiki
-from search.futoshiki.propagate import Engine, PropagateBackend
+from search.futoshiki.propagate import BOARD, DEDUCTIONS, Deduction, Engine, PropagateBackend
 from search.futoshiki.verify import verify
 
 GRADES = ("trivial", "easy", "tricky", "extreme", "recursive")
-FORCING = 3  # the level whose rules include forcing chains
 
 
 def grade(puzzle: Futoshiki, unique: bool | None = None) -> str | None:
@@ -62,21 +63,24 @@ def grade(puzzle: Futoshiki, unique: bool | None = None) -> str | None:
 def solved_at(puzzle: Futoshiki) -> str | None:
     """The lowest of Tatham's deductive levels (trivial .. extreme) whose rules fill
     the grid of ``puzzle``; None if none does (guessing needed, or no solution)."""
-    engine = Engine(puzzle, level=0)
+    engine = Engine(puzzle, up_to("trivial"))
     if not engine.ok:
         return None
-    for level, name in enumerate(GRADES[:FORCING + 1]):
-        engine.set_level(level)
+    for name in GRADES[:-1]:
+        engine.use(up_to(name))
         if not engine.propagate():
             return None
-        while level == FORCING and not _filled(engine) and _forcing_chain(engine):
-            if not engine.propagate():
-                return None
         if _filled(engine):
             # the rules below ``easy`` ignore the inequalities: a grid they fill is
             # the puzzle's solution only if it keeps them
             return None if verify(puzzle, engine.solution()) else name
     return None
+
+
+def up_to(name: str) -> tuple[Deduction, ...]:
+    """The deductions of grade ``name`` and of the grades below it."""
+    known = GRADES[: GRADES.index(name) + 1]
+    return tuple(d for d in TATHAM if d.grade in known)
 
 
 def _filled(engine: Engine) -> bool:
@@ -118,3 +122,16 @@ def _forcing_chain(engine: Engine) -> bool:
                     if value == ruled_out and (other // n == sr or other % n == sc):
                         return engine.narrow(other, e & ~value) or True
     return False
+
+
+def _forcing_chains(engine: Engine) -> bool:
+    """Forcing chains as a rule of the engine: one deduction at a time, after
+    which the engine runs the cheaper rules again (as Tatham's solver does)."""
+    _forcing_chain(engine)
+    return True
+
+
+# Tatham's deductions by grade (``unequal.c``'s solvers and ``latin.c``'s):
+# the engine's rules, then forcing chains.
+TATHAM: tuple[Deduction, ...] = (
+    *DEDUCTIONS, Deduction("forcing chains", "extreme", BOARD, _forcing_chains))

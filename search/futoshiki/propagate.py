@@ -36,8 +36,9 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from types import MethodType
 
 from search.core.contract import (
     CountResult,
@@ -132,19 +133,39 @@ def chain_bounds(puzzle: Futoshiki) -> list[tuple[int, int]]:
 
 # ---------------------------------------------------------------- the engine
 
+CELL, LINES, BOARD = "cell", "lines", "board"  # where a deduction looks (``Deduction.stage``)
+
+
+@dataclass(frozen=True)
+class Deduction:
+    """One rule of the engine, named as in Tatham's solver (``unequal.c``'s
+    table of solvers by difficulty): the grade that adds it, where it looks,
+    and the function that applies it (False on a contradiction).
+
+    ``stage`` CELL: run on each cell whose domain changed, as ``run(engine,
+    cell, domain)``; LINES: over the rows and columns once no cell waits
+    (these two are the cheap rules that ``probe`` tries values with); BOARD:
+    over the board once the cheap rules are at their fixpoint.  A rule that
+    narrows a domain sends the engine back to the cheapest ones.
+    """
+
+    name: str
+    grade: str
+    stage: str
+    run: Callable[..., bool]
+    wanted: Callable[[Engine], bool] | None = None  # None: always; else whether it can act
+
+
 
 class Engine:
     """Domains, trail and propagation for one puzzle; the search drives it.
 
-    ``level`` None runs every rule.  The grader (``grade.py``) runs the rules of
-    one of Tatham's levels instead: 0 (Trivial) forward checking and hidden
-    singles; 1 (Easy) also the inequality bounds, and in Adjacent mode the bars
-    of assigned cells; 2 (Tricky) also Hall sets in rows and columns, and the
-    bars of every domain (arc consistency); 3 (Extreme) also Hall sets in each
-    value's plane.  ``set_level`` raises it mid-run.
+    ``deductions`` None runs every rule of ``DEDUCTIONS`` (and the static chain
+    bounds).  The grader (``grade.py``) runs those of one of Tatham's levels
+    and the levels below instead; ``use`` changes them mid-run.
     """
 
-    def __init__(self, puzzle: Futoshiki, level: int | None = None):
+    def __init__(self, puzzle: Futoshiki, deductions: Iterable[Deduction] | None = None):
         n = self.n = puzzle.n
         self.full = (1 << n) - 1
         cells = range(n * n)
@@ -161,6 +182,7 @@ class Engine:
             self.larger[a].append(b)
             self.smaller[b].append(a)
         # Adjacent mode: the neighbours joined to each cell by a bar, and by none.
+        self.adjacent = puzzle.adjacent
         self.barred: list[list[int]] = [[] for _ in cells]
         self.unbarred: list[list[int]] = [[] for _ in cells]
         if puzzle.adjacent:
@@ -171,8 +193,8 @@ class Engine:
                 side[b].append(a)
         self.linked = [self.smaller[i] + self.larger[i] + self.barred[i] + self.unbarred[i]
                        for i in cells]
-        self.all_links = (self.smaller, self.larger, self.barred, self.unbarred)
-        self.set_level(level, start=False)
+        self.graded = deductions is not None  # Tatham's rules only: no chain bounds
+        self.use(DEDUCTIONS if deductions is None else deductions, start=False)
         # Per row and column, the value index each cell had in its last matching.
         self.mates = [[-1] * n for _ in self.units]
         self.plane_mates = [[-1] * n for _ in range(n)]  # per value: row -> column
@@ -188,17 +210,13 @@ class Engine:
         self.memo: dict[tuple[int, ...], tuple[bool, list[int] | None]] = {}
         self.ok = self._start(puzzle)
 
-    def set_level(self, level: int | None, start: bool = True) -> None:
-        """Run the rules of ``level`` (None: all) from now on; ``start`` queues every
-        cell, row, column and plane again, so that the new rules see them."""
-        self.level = level
-        full_rules = level is None or level >= 1
-        no = [[] for _ in self.all_links[0]]
-        self.smaller, self.larger, self.barred, self.unbarred = (
-            self.all_links if full_rules else (no, no, no, no))
-        self.bars_of_domains = level is None or level >= 2  # arc consistency on bars
-        self.use_matching = level is None or level >= 2
-        self.use_planes = level is None or level >= 3
+    def use(self, deductions: Iterable[Deduction], start: bool = True) -> None:
+        """Run ``deductions`` from now on; ``start`` queues every cell, row, column
+        and plane again, so that new rules see them."""
+        deductions = tuple(d for d in deductions if d.wanted is None or d.wanted(self))
+        self.on_cell = tuple(d.run for d in deductions if d.stage == CELL)
+        self.on_lines = tuple(d.run for d in deductions if d.stage == LINES)
+        self.on_board = tuple(MethodType(d.run, self) for d in deductions if d.stage == BOARD)
         if start:
             self.queue[:] = range(self.n * self.n)
             self.dirty = [True] * (2 * self.n)
@@ -207,7 +225,7 @@ class Engine:
     def _start(self, puzzle: Futoshiki) -> bool:
         n = self.n
         try:
-            bounds = chain_bounds(puzzle) if self.level is None else [(1, n)] * (n * n)
+            bounds = [(1, n)] * (n * n) if self.graded else chain_bounds(puzzle)
         except Contradiction:
             return False
         for i, (low, high) in enumerate(bounds):
@@ -249,57 +267,82 @@ class Engine:
     # -- propagation
 
     def propagate(self) -> bool:
-        """Reach the fixpoint of all rules, cheapest first; False on a contradiction."""
-        while True:
-            if not self._cheap_fixpoint():
+        """Reach the fixpoint of all rules, cheapest first; False on a contradiction.
+
+        As in Tatham's solver, after any deduction that narrows a domain the
+        rules start again from the cheapest."""
+        steps = (self._cheap_fixpoint, *self.on_board)
+        k = 0
+        while k < len(steps):
+            if not steps[k]():
                 return False
-            if self.use_matching and not self._matching():
-                return False
-            if self.queue:
-                continue
-            if self.use_planes and not self._planes():
-                return False
-            if not self.queue:
-                return True
+            k = 0 if self.queue else k + 1
+        return True
 
     def _cheap_fixpoint(self) -> bool:
-        """Forward checking, bounds and hidden singles until none narrows a domain."""
+        """The rules of the changed cells and of the lines (hidden singles) until
+        none narrows a domain."""
+        on_lines = self.on_lines
         while True:
-            if not self._cheap() or not self._hidden_singles():
+            if not self._cheap():
                 return False
+            for run in on_lines:
+                if not run(self):
+                    return False
             if not self.queue:
                 return True
 
     def _cheap(self) -> bool:
-        """Forward checking, inequality bounds and bars until the queue empties."""
-        dom, queue, peers, narrow = self.dom, self.queue, self.peers, self.narrow
-        smaller, larger = self.smaller, self.larger
-        barred, unbarred, full = self.barred, self.unbarred, self.full
-        every_domain = self.bars_of_domains
+        """The rules of each changed cell until the queue empties."""
+        dom, queue, on_cell = self.dom, self.queue, self.on_cell
         while queue:
             i = queue.pop()
             d = dom[i]
-            if d & (d - 1) == 0:  # assigned: forward checking
-                for j in peers[i]:
-                    e = dom[j]
-                    if e & d and not narrow(j, e & ~d):
-                        return False
-            low = (d & -d).bit_length()  # smallest value of i
-            high = d.bit_length()  # largest value of i
-            above = ~((1 << low) - 1)  # values > low
-            for j in larger[i]:
-                e = dom[j]
-                if e & ~above and not narrow(j, e & above):
+            for run in on_cell:
+                if not run(self, i, d):
                     return False
-            below = (1 << (high - 1)) - 1  # values < high
-            for j in smaller[i]:
+        return True
+
+    def _forward_checking(self, i: int, d: int) -> bool:
+        """An assigned value leaves the domains of its row and column."""
+        if d & (d - 1) == 0:
+            dom, narrow = self.dom, self.narrow
+            for j in self.peers[i]:
                 e = dom[j]
-                if e & ~below and not narrow(j, e & below):
+                if e & d and not narrow(j, e & ~d):
                     return False
-            if ((barred[i] or unbarred[i]) and (every_domain or d & (d - 1) == 0)
-                    and not self._bars(i, d, full)):
+        return True
+
+    def _inequalities(self, i: int, d: int) -> bool:
+        """Bounds: a cell above ``i`` is above its lowest value, one below it
+        below its highest."""
+        dom, narrow = self.dom, self.narrow
+        low = (d & -d).bit_length()  # smallest value of i
+        high = d.bit_length()  # largest value of i
+        above = ~((1 << low) - 1)  # values > low
+        for j in self.larger[i]:
+            e = dom[j]
+            if e & ~above and not narrow(j, e & above):
+                return False
+        below = (1 << (high - 1)) - 1  # values < high
+        for j in self.smaller[i]:
+            e = dom[j]
+            if e & ~below and not narrow(j, e & below):
                 return False
         return True
+
+    def _adjacent(self, i: int, d: int) -> bool:
+        """Adjacent mode, an assigned cell: its bars act on its neighbours."""
+        if d & (d - 1) or not (self.barred[i] or self.unbarred[i]):
+            return True
+        return self._bars(i, d, self.full)
+
+    def _adjacent_sets(self, i: int, d: int) -> bool:
+        """Adjacent mode, an open cell: its bars act on its neighbours as well
+        (arc consistency; ``_adjacent`` does the assigned ones)."""
+        if not d & (d - 1) or not (self.barred[i] or self.unbarred[i]):
+            return True
+        return self._bars(i, d, self.full)
 
     def _bars(self, i: int, d: int, full: int) -> bool:
         """Adjacent mode: a barred neighbour of ``i`` keeps the values 1 away from one
@@ -655,6 +698,19 @@ def _supported(doms: list[int], mate: list[int], n: int) -> list[int] | None:
             members ^= low
             within[low.bit_length() - 1] = component
     return [within[v] for v in mate]
+
+
+# Every rule of the engine, by Tatham's grades (forcing chains, Extreme, are the
+# grader's: ``grade.py``).  In each stage the rules run in this order.
+DEDUCTIONS: tuple[Deduction, ...] = (
+    Deduction("forward checking", "trivial", CELL, Engine._forward_checking),
+    Deduction("hidden singles", "trivial", LINES, Engine._hidden_singles),
+    Deduction("inequalities", "easy", CELL, Engine._inequalities, lambda e: any(e.larger)),
+    Deduction("adjacent", "easy", CELL, Engine._adjacent, lambda e: e.adjacent),
+    Deduction("adjacent sets", "tricky", CELL, Engine._adjacent_sets, lambda e: e.adjacent),
+    Deduction("line sets", "tricky", BOARD, Engine._matching),
+    Deduction("plane sets", "extreme", BOARD, Engine._planes),
+)
 
 
 # ---------------------------------------------------------------- the search

@@ -34,6 +34,10 @@ with the fewest open links beyond its needs, usually a chain end or label
 with two ways to go (the most constrained head); its link towards the
 neighbour with the most open links goes first (into open space).
 Effort is counted in nodes (decisions); ``max_nodes`` bounds it.
+
+``Links`` is also the ``search`` backend's link propagator: that search lays
+its paths' steps here (``link``, undone from the trail) and reads, after
+``propagate``, the moves each path's head has left.
 """
 
 from __future__ import annotations

@@ -9,8 +9,9 @@ the board is pruned:
   (before each real choice) regions the pairs cannot fill: one no pair can
   reach with both ends, a checkerboard colour balance no choice of pairs
   meets, a region that only one pair can reach but that is no plain path
-  (without self-touch), and the links every cell must make, propagated
-  (without self-touch, no more than two in any 2 x 2 square);
+  (without self-touch), and the links every cell must make, propagated by
+  the ``links`` backend's propagator (``links.Links``, which holds the paths'
+  steps as the search lays them, each head linked only to its moves);
   the moves of the side to extend are then looked ahead, and the one that
   leaves the fewest moves in all goes first (fail first).
 
@@ -35,6 +36,7 @@ from dataclasses import dataclass
 from search.core.contract import Deadline, LimitReached, SolveResult, Status
 from search.core.limits import allow_recursion
 from search.numberlink.backend import NumberlinkBackend
+from search.numberlink.links import Links
 from search.numberlink.model import Numberlink, Solution
 
 WALL, EMPTY = -2, -1
@@ -74,6 +76,15 @@ class Board:
         self.sign = [1 - 2 * ((i // w + i % w) & 1) for i in range(len(self.cell))]  # checkerboard
         self.open = set(range(len(puzzle.pairs)))
         self.nodes = 0
+        # Full cover: the link propagator, holding the paths' steps and what
+        # they force (``links_ok`` False once it fails); ``laid``: its undo marks
+        self.links: Links | None = None
+        self.links_ok, self.laid = False, []
+        if self.full_cover:
+            self.links = links = Links(puzzle, nst=no_self_touch)
+            self.way = {step: d for d, step in enumerate(links.step)}
+            self.links_ok = links.start() and links.propagate()
+            links.queue.clear()
 
     def index(self, cell: tuple[int, int]) -> int:
         return (cell[0] + 1) * self.stride + cell[1] + 1
@@ -130,6 +141,8 @@ class Board:
 
     def advance(self, s: int, n: int) -> None:
         side = self.sides[s]
+        if self.links is not None:
+            self.lay(side[-1], n)
         self.close_head(side[-1], -1)
         if n == self.sides[s ^ 1][-1]:
             self.close_head(n, -1)
@@ -158,6 +171,8 @@ class Board:
             self.cell[n] = EMPTY
             self.empty += 1
         self.close_head(side[-1], 1)
+        if self.links is not None:
+            self.unlay()
 
     # ------------------------------------------------------------ pruning
 
@@ -326,155 +341,52 @@ class Board:
         return False
 
     def link_moves(self, moves: dict[int, list[int]]) -> dict[int, list[int]] | None:
-        """Full cover: propagate the links each empty cell (two) and head (one)
-        must make: a cell with just enough candidate links takes them all, and
-        a cell with all its links drops its other candidates; without
-        self-touch, a 2 x 2 square with two links (laid or forced) drops its
-        other candidates.  None on a cell
-        short of links, a loop of empty cells, or a forced chain between two
-        pairs; else each open side's remaining moves.  ``moves`` holds the
-        moves of some open sides already and gets the others."""
-        cell, around, sides, inside = self.cell, self.around, self.sides, self.inside
-        size = len(cell)
-        want = [0] * size  # links still to make: 2 for an empty cell, 1 for a head
-        dead = [0] * size  # bit d: the link towards around[i][d] is ruled out
-        fixed = [0] * size  # bit d: that link is forced
-        left = [0] * size  # candidate links left
-        done = [0] * size  # forced links
-        for i in inside:
-            if cell[i] == EMPTY:
-                want[i] = 2
+        """Full cover: the links each cell must make, propagated by the link
+        search's rules (``links.Links``: degrees, chains that may close no loop
+        nor join two pairs and, without self-touch, squares, touching cells of
+        one path and corner spikes) from the paths laid so far, each head
+        linked only to its moves.  None on a contradiction; else each open
+        side's remaining moves.  ``moves`` holds the moves of some open sides
+        already and gets the others."""
+        links = self.links
+        if links is None or not self.links_ok:
+            return None
+        around, sides, on, off = self.around, self.sides, links.on, links.off
         for p in self.open:
             for s in (2 * p, 2 * p + 1):
                 if s not in moves:
                     moves[s] = self.moves(s)
-                want[sides[s][-1]] = 1
-        for s, ms in moves.items():  # a head links only to its moves
-            x = sides[s][-1]
-            for d, j in enumerate(around[x]):
-                if j not in ms and want[j]:
-                    dead[x] |= 1 << d
-                    dead[j] |= 1 << (d ^ 2)
-        queue = []
-        for i in inside:
-            if want[i]:
-                n = 0
-                for d, j in enumerate(around[i]):
-                    if want[j] and not dead[i] >> d & 1:
-                        n += 1
-                left[i] = n
-                if n <= want[i]:
-                    queue.append(i)
-        square = None
-        if self.no_self_touch:  # links in each 2 x 2 square (by its top left cell)
-            square = self.laid_squares()
-            for t, n in enumerate(square):
-                if n >= 2:
-                    self.close_square(t, want, dead, fixed, left, queue)
-        while queue:
-            i = queue.pop()
-            if left[i] < want[i]:
+        mark = len(links.trail)
+        try:
+            for s, ms in moves.items():  # a head links only to its moves
+                x = sides[s][-1]
+                for d, j in enumerate(around[x]):
+                    if j not in ms and not on[x] >> d & 1 and not links.cut(x, d):
+                        return None
+            if not links.propagate():
                 return None
-            if done[i] == want[i] or left[i] > want[i]:
-                continue
-            for d, j in enumerate(around[i]):  # take every candidate link
-                if not want[j] or (dead[i] | fixed[i]) >> d & 1:
-                    continue
-                fixed[i] |= 1 << d
-                fixed[j] |= 1 << (d ^ 2)
-                done[i] += 1
-                done[j] += 1
-                if done[j] > want[j]:
-                    return None
-                if square is not None:
-                    for t in self.squares_of(i, j):
-                        square[t] += 1
-                        if square[t] > 2:
-                            return None
-                        if square[t] == 2:
-                            self.close_square(t, want, dead, fixed, left, queue)
-                if done[j] == want[j]:  # j is full: drop its other candidates
-                    for e, k in enumerate(around[j]):
-                        if want[k] and not (dead[j] | fixed[j]) >> e & 1:
-                            self.drop_link(j, e, dead, left)
-                            if left[k] <= want[k]:
-                                queue.append(k)
-        if self.chains_fail(want, fixed, done):
-            return None
-        result = {}
-        for s in (s for p in self.open for s in (2 * p, 2 * p + 1)):  # a fixed order for ties
-            x = sides[s][-1]
-            result[s] = [j for d, j in enumerate(around[x])
-                         if want[j] and not dead[x] >> d & 1]
-        return result
+            result = {}
+            for s in (s for p in self.open for s in (2 * p, 2 * p + 1)):  # a fixed order
+                side = sides[s]
+                x, back = side[-1], side[-2] if len(side) > 1 else -1
+                result[s] = [j for d, j in enumerate(around[x])
+                             if not off[x] >> d & 1 and j != back]
+            return result
+        finally:
+            links.undo(mark)
+            links.queue.clear()
 
-    def squares_of(self, i: int, j: int) -> tuple[int, int]:
-        """The two 2 x 2 squares (top left cells) that hold the link i-j."""
-        a = min(i, j)
-        return (a - 1, a) if abs(i - j) == self.stride else (a - self.stride, a)
+    def lay(self, x: int, n: int) -> None:
+        """Full cover: the step x-n joins the propagator's links (``retreat`` undoes it)."""
+        links = self.links
+        self.laid.append((len(links.trail), self.links_ok))
+        if self.links_ok:
+            self.links_ok = links.link(x, self.way[n - x]) and links.propagate()
+            links.queue.clear()
 
-    def laid_squares(self) -> list[int]:
-        """The links the paths have made so far in each 2 x 2 square."""
-        square = [0] * len(self.cell)
-        sides = self.sides
-        for p in range(len(self.puzzle.pairs)):
-            a, b = sides[2 * p], sides[2 * p + 1]
-            for cells in ([a, b] if p in self.open else [a + b[::-1]]):
-                prev = -1
-                for i in cells:
-                    if i < 0:
-                        continue  # the join mark: the ends beside it are linked
-                    if prev >= 0:
-                        for t in self.squares_of(prev, i):
-                            square[t] += 1
-                    prev = i
-        return square
-
-    def close_square(self, t: int, want: list[int], dead: list[int], fixed: list[int],
-                     left: list[int], queue: list[int]) -> None:
-        """No self-touch: a 2 x 2 square holds at most two links (three make
-        a U whose ends touch), so once it has two its other candidates die."""
-        around = self.around
-        for i, d in ((t, 1), (t, 2), (t + 1, 2), (t + self.stride, 1)):
-            if not want[i] or (dead[i] | fixed[i]) >> d & 1:
-                continue
-            j = around[i][d]
-            if not want[j]:
-                continue
-            self.drop_link(i, d, dead, left)
-            if left[i] <= want[i]:
-                queue.append(i)
-            if left[j] <= want[j]:
-                queue.append(j)
-
-    def drop_link(self, i: int, d: int, dead: list[int], left: list[int]) -> None:
-        """Rule out the candidate link from cell i in direction d, both ways."""
-        j = self.around[i][d]
-        dead[i] |= 1 << d
-        dead[j] |= 1 << (d ^ 2)
-        left[i] -= 1
-        left[j] -= 1
-
-    def chains_fail(self, want: list[int], fixed: list[int], done: list[int]) -> bool:
-        """Forced links that close a loop or join the heads of two pairs."""
-        cell, around = self.cell, self.around
-        seen = [False] * len(cell)
-        inside = self.inside
-        for i in inside:
-            if done[i] != 1 or seen[i]:
-                continue
-            prev, cur = -1, i  # walk the chain from its end i
-            while cur >= 0:
-                seen[cur] = True
-                links, step = fixed[cur], -1
-                for d, j in enumerate(around[cur]):
-                    if links >> d & 1 and j != prev:
-                        step = j
-                        break
-                prev, cur = cur, step
-            if want[i] == 1 and want[prev] == 1 and cell[i] != cell[prev]:
-                return True
-        return any(done[i] == 2 and want[i] == 2 and not seen[i] for i in inside)
+    def unlay(self) -> None:
+        mark, self.links_ok = self.laid.pop()
+        self.links.undo(mark)
 
     # ------------------------------------------------------------ search
 

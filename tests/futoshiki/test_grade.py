@@ -22,7 +22,7 @@ from search.core.contract import GridcpError, Status
 from search.core.registry import instance_files, kind, load, load_puzzle
 from search.futoshiki import apply_options
 from search.futoshiki.formats import TATHAM_GRADES, format_tatham, parse_tatham
-from search.futoshiki.grade import _forcing_chain, grade, solved_at
+from search.futoshiki.grade import _forcing_chain, grade, solved_at, up_to
 from search.futoshiki.io import parse
 from search.futoshiki.model import Cell, Futoshiki, Solution
 from search.futoshiki.propagate import Engine
@@ -61,10 +61,10 @@ def test_a_naked_pair_needs_tricky_rules() -> None:
     # Row 0 of an empty 4x4 with (0,0) and (0,1) narrowed to {1, 2}: every value
     # keeps two places, so singles and bounds see nothing; set elimination (a
     # naked pair) leaves (0,2) and (0,3) only {3, 4}.
-    engine = Engine(Futoshiki.empty(4), level=1)
+    engine = Engine(Futoshiki.empty(4), up_to("easy"))
     assert engine.narrow(0, 0b0011) and engine.narrow(1, 0b0011) and engine.propagate()
     assert engine.dom[2] == engine.dom[3] == 0b1111
-    engine.set_level(2)
+    engine.use(up_to("tricky"))
     assert engine.propagate() and engine.dom[2] == engine.dom[3] == 0b1100
 
 
@@ -72,7 +72,7 @@ def test_a_forcing_chain_rules_out_a_value_in_line_with_both_ends() -> None:
     # A = (0,0) {1,2}, B = (0,2) {2,3}, C = (2,2) {1,3}: if A is not 1 it is 2,
     # so B is 3 and C is 1; either A or C holds 1, and (2,0), in line with both,
     # loses 1.  The other cells keep all four values (no other chain).
-    engine = Engine(Futoshiki.empty(4), level=3)
+    engine = Engine(Futoshiki.empty(4), up_to("extreme"))
     engine.dom[0], engine.dom[2], engine.dom[10] = 0b0011, 0b0110, 0b0101
     assert _forcing_chain(engine)
     assert engine.dom[8] == 0b1110

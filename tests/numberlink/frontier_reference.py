@@ -33,7 +33,9 @@ class Run:
     levels: list | None = None  # back-pointers per cell, when recorded
 
 
-def run(
+# Kept whole, as the engine's first version: an oracle read case by case
+# against the kernel's steps, and changed as little as possible.
+def run(  # noqa: C901
     board: Board,
     *,
     cap: int | None = None,

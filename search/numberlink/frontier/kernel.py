@@ -37,8 +37,8 @@ one whenever the count reaches two), or all of them (``record="all"``), which
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
 from itertools import islice
 
 import numpy as np
@@ -132,202 +132,322 @@ def run(
     takes up again, so that a bounded probe is never done twice.  Raises
     ``LimitReached`` at the deadline and ``TooWide`` past ``max_states``
     states in a level or ``max_stored`` back-pointers.
+
+    Each cell: its transitions (``_successors``), the next level merged
+    (``_merge``), its back-pointers kept (``_keep_level``), a beam applied
+    (``_narrow_to_beam``), the level's size checked (``_count_level``).
     """
-    H, W, K = board.height, board.width, board.pairs
-    # One byte per plug when the values fit (2 * pairs + 2 * (W + 1) + 1 <= 256), else two.
+    H, W = board.height, board.width
+    code = _encoding(board, wide)
+    deadline = deadline or Deadline(None)
+    saturate = cap if cap is not None and cap < LIMB_BASE else None
+    if resume is not None:
+        at = replace(resume)  # its levels list goes on growing, as the pass's
+    else:
+        at = Progress(0, np.zeros((1, code.width), dtype=code.dtype), _one(saturate), [], 1, 0, 0)
+    partial = False
+    if effort is not None:
+        effort["states"] = max(effort["states"], at.max_seen)
+    touch = _Touch.of(W, code.MB) if no_touch else None
+    rows = _Rows()
+    # a resumed pass skips the cells processed before its pause
+    for r, c, kind, can_right, can_down in islice(scan(board.kinds, H, W, deadline),
+                                                  at.cells, None):
+        n = len(at.states)
+        chunks = _successors(board, code, at.states, r, c, kind, can_right, can_down, touch,
+                             rows.first(n))
+        at.transitions += n
+        at.cells += 1
+        if effort is not None:  # kept up to date, for calls stopped by a limit
+            effort["cells"] += 1
+            effort["transitions"] += n
+        if not chunks:
+            return Result(0, at.max_seen, at.cells, at.transitions,
+                          at.levels if record else None, partial=partial)
+        at.states, at.counts, level = _merge(chunks, at.counts, saturate, record, code.words,
+                                             _lookahead(board, r, c, code.MB, code.BB))
+        if record:
+            _keep_level(at, level, max_stored, f"cell ({r}, {c}) of a {H}x{W} board")
+        if beam is not None and len(at.states) > beam:
+            _narrow_to_beam(at, W, beam, beam_rule, record)
+            partial = True
+        _count_level(at, effort, max_states, f"cell ({r}, {c}) of a {H}x{W} board")
+        if pause is not None and beam is None and len(at.states) > pause and r * W + c + 1 < H * W:
+            return Result(0, at.max_seen, at.cells, at.transitions, None, paused=at)
+    # Rare hash collisions may leave a state twice (never wrongly merged): add up.
+    final = np.flatnonzero(~at.states.any(axis=1))
+    count = sum(_exact(at.counts[i]) for i in final)
+    if cap is not None:
+        count = min(count, cap)
+    return Result(count, at.max_seen, at.cells, at.transitions, at.levels if record else None,
+                  tuple(int(i) for i in final), partial)
+
+
+@dataclass(frozen=True)
+class _Encoding:
+    """The values of a state: 0 nothing, colours 1 + k, mates ``MB + t``, bound
+    pairs ``BB + t``; a row of ``width`` values of ``dtype``, ``words`` 64-bit
+    words (the merge's keys)."""
+
+    W: int
+    MB: int
+    BB: int
+    dtype: type
+    words: int
+    width: int
+
+
+def _encoding(board: Board, wide: bool) -> _Encoding:
+    """One byte per plug when the values fit (2 * pairs + 2 * (W + 1) + 1 <= 256), else two."""
+    K, W = board.pairs, board.width
     dtype = np.uint8 if encoding_fits(K, W) and not wide else np.uint16
     if 1 + K + 2 * (W + 1) > 65535:
         raise TooWide(f"{K} pairs on a frontier of {W} columns exceed the state encoding")
-    MB = 1 + K
-    BB = MB + W + 1
     size = np.dtype(dtype).itemsize
     words = ((W + 1) * size + 7) // 8
-    width = 8 * words // size
-    kinds = board.kinds
-    lenient = board.lenient
-    deadline = deadline or Deadline(None)
-    saturate = cap if cap is not None and cap < LIMB_BASE else None
-    states = np.zeros((1, width), dtype=dtype)
-    counts = _one(saturate)
-    levels: list[Level] = []
-    max_seen, transitions, cells, stored = 1, 0, 0, 0
-    if resume is not None:
-        states, counts, levels = resume.states, resume.counts, resume.levels
-        max_seen, transitions, cells, stored = (resume.max_seen, resume.transitions,
-                                                resume.cells, resume.stored)
-    partial = False
-    if effort is not None:
-        effort["states"] = max(effort["states"], max_seen)
-    all_rows = np.arange(0)
-    # (no touch) per column c: which plugs enter neighbouring cells once (r, c)
-    # is processed, and the (position, mate value) pairs newly next to each other
-    nears = [_neighbouring_plugs(c, W) for c in range(W)] if no_touch else None
-    fresh_of = [[(x, MB + int(y)) for x in (c, W) for y in np.flatnonzero(near[x])]
-                for c, near in enumerate(nears)] if nears else None
+    return _Encoding(W, 1 + K, 1 + K + W + 1, dtype, words, 8 * words // size)
 
-    # a resumed pass skips the cells processed before its pause
-    for r, c, kind, can_right, can_down in islice(scan(kinds, H, W, deadline), cells, None):
-            n = len(states)
-            if len(all_rows) < n:
-                all_rows = np.arange(max(n, 2 * len(all_rows)))
-            left = states[:, W]
-            up = states[:, c]
-            has_l = left != 0
-            has_u = up != 0
-            chunks: list[tuple[np.ndarray, np.ndarray, int]] = []  # (rows, new states, action)
 
-            # Both plugs of one unlabelled piece entering neighbouring cells can
-            # never meet (a loop): its path will touch itself.  States of the last
-            # level had no such plugs; plugs newly next to each other involve c or
-            # W, and mates change only there and where two pieces join (_join).
-            near = nears[c] if nears else None
-            fresh = fresh_of[c] if fresh_of else []
+@dataclass(frozen=True)
+class _Touch:
+    """(no touch) Per column c: which plugs enter neighbouring cells once (r, c)
+    is processed (``near``), and the (position, mate value) pairs newly next to
+    each other (``fresh``)."""
 
-            def emit(rows: np.ndarray, block: np.ndarray, action: int,
-                     chunks: list = chunks, fresh: list = fresh) -> None:
-                if fresh and len(rows):
-                    doomed = block[:, fresh[0][0]] == fresh[0][1]
-                    for x, value in fresh[1:]:
-                        doomed |= block[:, x] == value
-                    if doomed.any():
-                        rows, block = _kept(~doomed, rows, block)
-                if len(rows):
-                    chunks.append((rows, block, action))
+    near: list[np.ndarray]
+    fresh: list[list[tuple[int, int]]]
 
-            none = np.flatnonzero(~has_l & ~has_u)
-            keep = _untouched(states, kinds, r, c, W, MB, has_l, has_u) if no_touch else None
-            if kind < 0 or (kind == 0 and lenient):  # blocked or left empty: nothing changes
-                emit(none, np.take(states, none, axis=0), 0)
-            if kind == 0:
-                if can_right and can_down:  # a new piece starts here
-                    block = np.take(states, none, axis=0)
-                    block[:, c] = MB + W
-                    block[:, W] = MB + c
-                    emit(none, block, RIGHT | DOWN)
-                # (no touch) the end of a colour next to the cell must be the next step
-                # of that colour's path through it: a later one would touch this cell
-                right_end = max(0, kinds[r * W + c + 1]) if no_touch and can_right else 0
-                down_end = max(0, kinds[(r + 1) * W + c]) if no_touch and can_down else 0
-                one = np.flatnonzero(has_l ^ has_u if keep is None else (has_l ^ has_u) & keep)
-                if len(one):
-                    v = left[one] | up[one]  # the one plug that arrives
-                    mrows = np.flatnonzero(v >= MB)
-                    base = np.where(v[mrows] >= BB, BB, MB)
-                    mates = v[mrows] - base
-                    for ok, q, action, end in ((can_down, c, DOWN, right_end),
-                                               (can_right, W, RIGHT, down_end)):
-                        if not ok:
-                            continue
-                        block = np.take(states, one, axis=0)
-                        block[:, c] = 0
-                        block[:, W] = 0
-                        block[:, q] = v
-                        block[mrows, mates] = base + q
-                        fine = v != end if end else None
-                        if no_touch and action == RIGHT:
-                            # (no touch) up, then right, under a step down: a U in a
-                            # 2 x 2 square, whose two top cells touch
-                            u_turn = has_u[one] & (states[one, c + 1] != 0)
-                            fine = ~u_turn if fine is None else fine & ~u_turn
-                        if fine is None:
-                            emit(one, block, action)
-                        else:
-                            emit(*_kept(fine, one, block), action)
-                both = np.flatnonzero(has_l & has_u)
-                for end in (right_end, down_end):
-                    if end and len(both):
-                        both = both[(left[both] != end) & (up[both] != end)]
-                if len(both):
-                    _join(states, both, left[both], up[both], c, W, MB, BB, all_rows, emit,
-                          near)
-            elif kind > 0:  # an end of pair kind - 1
-                colour = kind
-                second = board.second_end[r * W + c]
-                if keep is not None:
-                    none = np.flatnonzero(~has_l & ~has_u & keep)
-                if second and len(none):
-                    # the first end's piece: its plug and this one become a bound pair
-                    other = np.argmax(states[none, : W + 1] == colour, axis=1)
-                    index = all_rows[: len(none)]
-                for ok, q, action in ((can_down, c, DOWN), (can_right, W, RIGHT)):
-                    if not ok or not len(none):
-                        continue
-                    block = np.take(states, none, axis=0)
-                    if second:
-                        block[:, q] = BB + other
-                        block[index, other] = BB + q
-                        fine = _uncrossed(block, q, other, c, W, BB)
-                        emit(*_kept(fine, none, block), action)
-                    else:
-                        block[:, q] = colour
-                        emit(none, block, action)
-                one = np.flatnonzero(has_l ^ has_u if keep is None else (has_l ^ has_u) & keep)
-                if len(one):
-                    v = left[one] | up[one]
-                    done = one[v == colour]
-                    block = np.take(states, done, axis=0)
-                    block[:, c] = 0
-                    block[:, W] = 0
-                    emit(done, block, 0)
-                    pick = np.flatnonzero((v >= MB) & (v < BB))
-                    rows = one[pick]
-                    index = all_rows[: len(rows)]
-                    block = np.take(states, rows, axis=0)
-                    block[:, c] = 0
-                    block[:, W] = 0
-                    mate = v[pick] - MB
-                    if second:
-                        other = np.argmax(states[rows, : W + 1] == colour, axis=1)
-                        block[index, mate] = BB + other
-                        block[index, other] = BB + mate
-                        fine = _uncrossed(block, mate, other, c, W, BB)
-                        rows, block = _kept(fine, rows, block)
-                    else:
-                        block[index, mate] = colour
-                    emit(rows, block, 0)
-            transitions += n
-            cells += 1
-            if effort is not None:  # kept up to date, for calls stopped by a limit
-                effort["cells"] += 1
-                effort["transitions"] += n
-            if not chunks:
-                return Result(0, max_seen, cells, transitions, levels if record else None,
-                              partial=partial)
-            states, counts, level = _merge(chunks, counts, saturate, record, words,
-                                           _lookahead(board, r, c, MB, BB))
-            if record:
-                levels.append(level)
-                stored += len(level.parents)
-                if stored > max_stored:
-                    raise TooWide(f"more than {max_stored} back-pointers kept by cell ({r}, {c})"
-                                  f" of a {H}x{W} board; raise max_stored")
-            if beam is not None and len(states) > beam:
-                # Keep the states with the fewest open ends: a partial search
-                # whose solutions are real, only not all of them.
-                chosen = _beam(states, W, beam, beam_rule)
-                states, counts = (np.take(states, chosen, axis=0),
-                                  np.take(counts, chosen, axis=0))
-                if record:
-                    levels[-1] = level.select(chosen)
-                partial = True
-            if len(states) > max_seen:
-                max_seen = len(states)
-                if effort is not None:
-                    effort["states"] = max(effort["states"], max_seen)
-                if max_seen > max_states:
-                    raise TooWide(
-                        f"more than {max_states} frontier states after cell ({r}, {c}) of a "
-                        f"{H}x{W} board; raise max_states or use another backend")
-            if pause is not None and beam is None and len(states) > pause and r * W + c + 1 < H * W:
-                return Result(0, max_seen, cells, transitions, None, paused=Progress(
-                    cells, states, counts, levels, max_seen, transitions, stored))
-    # Rare hash collisions may leave a state twice (never wrongly merged): add up.
-    final = np.flatnonzero(~states.any(axis=1))
-    count = sum(_exact(counts[i]) for i in final)
-    if cap is not None:
-        count = min(count, cap)
-    return Result(count, max_seen, cells, transitions, levels if record else None,
-                  tuple(int(i) for i in final), partial)
+    @staticmethod
+    def of(W: int, MB: int) -> _Touch:
+        nears = [_neighbouring_plugs(c, W) for c in range(W)]
+        return _Touch(nears, [[(x, MB + int(y)) for x in (c, W) for y in np.flatnonzero(near[x])]
+                              for c, near in enumerate(nears)])
+
+
+class _Rows:
+    """0, 1, 2, ...: one ``np.arange`` grown by doubling, sliced per level."""
+
+    def __init__(self) -> None:
+        self.rows = np.arange(0)
+
+    def first(self, n: int) -> np.ndarray:
+        if len(self.rows) < n:
+            self.rows = np.arange(max(n, 2 * len(self.rows)))
+        return self.rows
+
+
+def _keep_level(at: Progress, level: Level, max_stored: int, where: str) -> None:
+    """Keep the back-pointers of the new level, within ``max_stored``."""
+    at.levels.append(level)
+    at.stored += len(level.parents)
+    if at.stored > max_stored:
+        raise TooWide(f"more than {max_stored} back-pointers kept by {where}; raise max_stored")
+
+
+def _narrow_to_beam(at: Progress, W: int, beam: int, rule: str, record: bool | str) -> None:
+    """Keep ``beam`` states of the level (``_beam``): a partial search whose
+    solutions are real, only not all of them."""
+    chosen = _beam(at.states, W, beam, rule)
+    at.states, at.counts = np.take(at.states, chosen, axis=0), np.take(at.counts, chosen, axis=0)
+    if record:
+        at.levels[-1] = at.levels[-1].select(chosen)
+
+
+def _count_level(at: Progress, effort: dict | None, max_states: int, where: str) -> None:
+    """The largest level so far, in ``effort`` too; ``TooWide`` past ``max_states``."""
+    if len(at.states) > at.max_seen:
+        at.max_seen = len(at.states)
+        if effort is not None:
+            effort["states"] = max(effort["states"], at.max_seen)
+        if at.max_seen > max_states:
+            raise TooWide(f"more than {max_states} frontier states after {where}; "
+                          "raise max_states or use another backend")
+
+
+@dataclass
+class _Cell:
+    """One cell (r, c) and the level arriving at it: the plug from the left
+    (the carry, position W) and from above (position c) of every state;
+    ``none``: the rows where neither arrives; ``keep`` (no touch): the rows
+    whose cell, covered, touches no cell of its own path (``_untouched``)."""
+
+    board: Board
+    code: _Encoding
+    states: np.ndarray
+    r: int
+    c: int
+    can_right: bool
+    can_down: bool
+    all_rows: np.ndarray
+    touch: _Touch | None
+    emit: Callable[[np.ndarray, np.ndarray, int], None]
+    left: np.ndarray
+    up: np.ndarray
+    has_l: np.ndarray
+    has_u: np.ndarray
+    none: np.ndarray
+    keep: np.ndarray | None
+
+    def one(self) -> np.ndarray:
+        """The rows where exactly one plug arrives (and, no touch, that keep)."""
+        single = self.has_l ^ self.has_u
+        return np.flatnonzero(single if self.keep is None else single & self.keep)
+
+
+def _successors(board: Board, code: _Encoding, states: np.ndarray, r: int, c: int, kind: int,
+                can_right: bool, can_down: bool, touch: _Touch | None, all_rows: np.ndarray
+                ) -> list[tuple[np.ndarray, np.ndarray, int]]:
+    """The next level's states made at cell (r, c) of ``kind`` (-1 blocked, 0
+    free, 1 + k an end of pair k), as (parent rows, new states, action) chunks."""
+    W = code.W
+    chunks: list[tuple[np.ndarray, np.ndarray, int]] = []
+    left, up = states[:, W], states[:, c]
+    has_l, has_u = left != 0, up != 0
+    keep = (_untouched(states, board.kinds, r, c, W, code.MB, has_l, has_u)
+            if touch is not None else None)
+    at = _Cell(board, code, states, r, c, can_right, can_down, all_rows, touch,
+               _emitter(chunks, touch.fresh[c] if touch is not None else []),
+               left, up, has_l, has_u, np.flatnonzero(~has_l & ~has_u), keep)
+    if kind < 0 or (kind == 0 and board.lenient):  # blocked or left empty: nothing changes
+        at.emit(at.none, np.take(states, at.none, axis=0), 0)
+    if kind == 0:
+        _free_cell(at)
+    elif kind > 0:
+        _end_cell(at, kind)
+    return chunks
+
+
+def _emitter(chunks: list, fresh: list[tuple[int, int]]
+             ) -> Callable[[np.ndarray, np.ndarray, int], None]:
+    """A chunk's collector.  (No touch) both plugs of one unlabelled piece
+    entering neighbouring cells can never meet (a loop): its path will touch
+    itself.  States of the last level had no such plugs; plugs newly next to
+    each other involve c or W, and mates change only there and where two
+    pieces join (``_join``): ``fresh`` lists them."""
+
+    def emit(rows: np.ndarray, block: np.ndarray, action: int) -> None:
+        if fresh and len(rows):
+            doomed = block[:, fresh[0][0]] == fresh[0][1]
+            for x, value in fresh[1:]:
+                doomed |= block[:, x] == value
+            if doomed.any():
+                rows, block = _kept(~doomed, rows, block)
+        if len(rows):
+            chunks.append((rows, block, action))
+
+    return emit
+
+
+def _free_cell(at: _Cell) -> None:
+    """A cell that ends no pair: a new piece starts, one plug goes on, or two join."""
+    board, r, c, W = at.board, at.r, at.c, at.code.W
+    if at.can_right and at.can_down:  # a new piece starts here
+        block = np.take(at.states, at.none, axis=0)
+        block[:, c] = at.code.MB + W
+        block[:, W] = at.code.MB + c
+        at.emit(at.none, block, RIGHT | DOWN)
+    # (no touch) the end of a colour next to the cell must be the next step
+    # of that colour's path through it: a later one would touch this cell
+    no_touch = at.touch is not None
+    right_end = max(0, board.kinds[r * W + c + 1]) if no_touch and at.can_right else 0
+    down_end = max(0, board.kinds[(r + 1) * W + c]) if no_touch and at.can_down else 0
+    _goes_on(at, right_end, down_end)
+    both = np.flatnonzero(at.has_l & at.has_u)
+    for end in (right_end, down_end):
+        if end and len(both):
+            both = both[(at.left[both] != end) & (at.up[both] != end)]
+    if len(both):
+        _join(at.states, both, at.left[both], at.up[both], c, W, at.code.MB, at.code.BB,
+              at.all_rows, at.emit, at.touch.near[c] if at.touch is not None else None)
+
+
+def _goes_on(at: _Cell, right_end: int, down_end: int) -> None:
+    """A free cell: the one plug that arrives leaves down or right."""
+    one = at.one()
+    if not len(one):
+        return
+    states, c, W, MB, BB = at.states, at.c, at.code.W, at.code.MB, at.code.BB
+    v = at.left[one] | at.up[one]  # the one plug that arrives
+    mrows = np.flatnonzero(v >= MB)
+    base = np.where(v[mrows] >= BB, BB, MB)
+    mates = v[mrows] - base
+    for ok, q, action, end in ((at.can_down, c, DOWN, right_end),
+                               (at.can_right, W, RIGHT, down_end)):
+        if not ok:
+            continue
+        block = np.take(states, one, axis=0)
+        block[:, c] = 0
+        block[:, W] = 0
+        block[:, q] = v
+        block[mrows, mates] = base + q
+        fine = v != end if end else None
+        if at.touch is not None and action == RIGHT:
+            # (no touch) up, then right, under a step down: a U in a
+            # 2 x 2 square, whose two top cells touch
+            u_turn = at.has_u[one] & (states[one, c + 1] != 0)
+            fine = ~u_turn if fine is None else fine & ~u_turn
+        if fine is None:
+            at.emit(one, block, action)
+        else:
+            at.emit(*_kept(fine, one, block), action)
+
+
+def _end_cell(at: _Cell, colour: int) -> None:
+    """An end of pair ``colour - 1``: its path starts here, or arrives and stops."""
+    states, c, W, BB = at.states, at.c, at.code.W, at.code.BB
+    second = at.board.second_end[at.r * W + c]
+    none = at.none
+    if at.keep is not None:
+        none = np.flatnonzero(~at.has_l & ~at.has_u & at.keep)
+    if second and len(none):
+        # the first end's piece: its plug and this one become a bound pair
+        other = np.argmax(states[none, : W + 1] == colour, axis=1)
+        index = at.all_rows[: len(none)]
+    for ok, q, action in ((at.can_down, c, DOWN), (at.can_right, W, RIGHT)):
+        if not ok or not len(none):
+            continue
+        block = np.take(states, none, axis=0)
+        if second:
+            block[:, q] = BB + other
+            block[index, other] = BB + q
+            fine = _uncrossed(block, q, other, c, W, BB)
+            at.emit(*_kept(fine, none, block), action)
+        else:
+            block[:, q] = colour
+            at.emit(none, block, action)
+    _arrives(at, colour, second)
+
+
+def _arrives(at: _Cell, colour: int, second: bool) -> None:
+    """An end of pair ``colour - 1`` that one plug enters: its own colour stops
+    here; an unlabelled piece takes the colour (first end) or binds its other
+    plug to the first end's (second end)."""
+    one = at.one()
+    if not len(one):
+        return
+    states, c, W, MB, BB = at.states, at.c, at.code.W, at.code.MB, at.code.BB
+    v = at.left[one] | at.up[one]
+    done = one[v == colour]
+    block = np.take(states, done, axis=0)
+    block[:, c] = 0
+    block[:, W] = 0
+    at.emit(done, block, 0)
+    pick = np.flatnonzero((v >= MB) & (v < BB))
+    rows = one[pick]
+    index = at.all_rows[: len(rows)]
+    block = np.take(states, rows, axis=0)
+    block[:, c] = 0
+    block[:, W] = 0
+    mate = v[pick] - MB
+    if second:
+        other = np.argmax(states[rows, : W + 1] == colour, axis=1)
+        block[index, mate] = BB + other
+        block[index, other] = BB + mate
+        fine = _uncrossed(block, mate, other, c, W, BB)
+        rows, block = _kept(fine, rows, block)
+    else:
+        block[index, mate] = colour
+    at.emit(rows, block, 0)
 
 
 def _kept(mask: np.ndarray, rows: np.ndarray, block: np.ndarray
