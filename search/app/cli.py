@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
 import time
@@ -85,7 +86,7 @@ class Answer:
     backend: str
     status: Status
     wall: float = 0.0
-    effort: dict[str, float] = field(default_factory=dict)
+    effort: dict[str, Any] = field(default_factory=dict)  # numbers, and words ("plan": "rows")
     fields: dict[str, Any] = field(default_factory=dict)  # count, verdict, solution, ...
     text: str = ""  # the board or transcript for readable output
     expected: str | None = None  # what the manifest expects (``--manifest``)
@@ -136,7 +137,7 @@ class Answer:
         engine = self.fields.get("engine")
         by = self.backend if engine in (None, self.backend) else f"{self.backend}: {engine}"
         figures = ", ".join([by, f"{self.wall:.3f} s"]
-                            + [f"{k} {v:g}" for k, v in self.effort.items()])
+                            + [f"{k} {figure(v)}" for k, v in self.effort.items()])
         head = f"{self.file}: {self.status}"
         if "count" in self.fields:
             head += f" {'at least ' if self.status is Status.LIMIT else ''}{self.fields['count']}"
@@ -155,6 +156,19 @@ class Answer:
         if self.fields.get("message"):
             head += f"\n  {self.fields['message']}"
         return head + ("\n" + self.text.rstrip("\n") if self.text else "")
+
+
+def figure(value: Any) -> str:
+    """An effort figure as people read it: whole numbers whole (never ``1.2e+04``),
+    fractions to six places at most, words as they are."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return str(value)
+    if not math.isfinite(value):
+        return str(value)
+    if isinstance(value, float) and not value.is_integer():
+        shown = f"{value:.6f}".rstrip("0").rstrip(".")
+        return shown if shown not in ("0", "-0") else f"{value:.2g}"
+    return str(int(value))
 
 
 def _verified(kind_: PuzzleKind, puzzle: Any, solution: Any, answer: Answer) -> Answer:
