@@ -41,7 +41,7 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
-from cpmodels.common import effort, make_solver
+from cpmodels.common import effort, make_solver, solve
 from cpmodels.lianliankan.cores import Lines, Pair, deadlock_cores
 from search.core.contract import Deadline, LimitReached, SolveResult, Status, Unsupported
 from search.lianliankan.backend import LianliankanBackend
@@ -404,7 +404,7 @@ class CpSatBackend(LianliankanBackend):
             solver.parameters.max_deterministic_time = self.opts.dtime
         if isinstance(built, GravityModel):  # presolve took 18 of 19 s on a 6 x 4 board
             solver.parameters.cp_model_presolve = False
-        status = solver.solve(built.model)
+        status = solve(solver, built.model)
         self.effort = {**effort(solver), "safe_moves": len(first), "hinted": int(hinted)}
         if cores is not None:
             self.effort["cores"] = cores

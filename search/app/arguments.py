@@ -8,7 +8,10 @@ report) import from here, never from each other.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
+import contextlib
+import signal
+import threading
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,8 +22,74 @@ from search.core.puzzlekind import Option, PuzzleKind
 from search.core.registry import PUZZLES, kinds
 
 YES, NO, USAGE, UNDECIDED, BUG = 0, 1, 2, 3, 4
+INTERRUPTED = 128 + signal.SIGINT  # 130, the shell's code for Ctrl-C
 EXIT_CODES = ("Exit codes: 0 yes, 1 no, 2 bad usage or input, 3 a limit (time or memory) "
-              "stopped it undecided, 4 an internal error (a bug in gridcp).")
+              "stopped it undecided, 4 an internal error (a bug in gridcp), "
+              "130 interrupted (Ctrl-C), 143 terminated (SIGTERM).")
+
+
+# ---------------------------------------------------------------- interrupts
+
+
+class Interrupted(BaseException):
+    """Ctrl-C (SIGINT) or SIGTERM: the command stops where it is and exits
+    128 + the signal's number.  Not a KeyboardInterrupt, which an engine may
+    catch to return what it has found so far: a command stops whole."""
+
+    def __init__(self, signum: int):
+        self.signum = signum
+        super().__init__(signal.Signals(signum).name)
+
+    @property
+    def exit_code(self) -> int:
+        return 128 + self.signum
+
+
+_hold = threading.local()
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    if getattr(_hold, "depth", 0):  # inside a line of output: raise once it is whole
+        _hold.pending = signum
+        return
+    raise Interrupted(signum)
+
+
+@contextlib.contextmanager
+def interruptible() -> Iterator[None]:
+    """Ctrl-C and SIGTERM raise ``Interrupted`` in the block (main thread only;
+    the previous handlers come back after it)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {signum: signal.signal(signum, _interrupt)
+                for signum in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+
+
+@contextlib.contextmanager
+def whole() -> Iterator[None]:
+    """Hold an interrupt until the block (one line of output) is done, so that
+    output cut by Ctrl-C is complete line by line."""
+    _hold.depth = getattr(_hold, "depth", 0) + 1
+    try:
+        yield
+    finally:
+        _hold.depth -= 1
+        if not _hold.depth and getattr(_hold, "pending", None) is not None:
+            pending, _hold.pending = _hold.pending, None
+            raise Interrupted(pending)
+
+
+def say(text: str, out: Any) -> None:
+    """Print one line (or block) whole and flushed, an interrupt held until it is."""
+    with whole():
+        out.write(text + "\n")
+        out.flush()
 
 
 def worst(codes: list[int]) -> int:

@@ -12,6 +12,7 @@ are in ``search/core/limits.py`` and docs/reliability.md.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import os
@@ -26,15 +27,18 @@ from typing import Any, NoReturn
 from search.app.arguments import (
     BUG,
     EXIT_CODES,
+    INTERRUPTED,
     NO,
     UNDECIDED,
     USAGE,
     YES,
+    Interrupted,
     add_common_arguments,
     add_debug_argument,
     add_limit_arguments,
     add_memory_argument,
     at_least,
+    interruptible,
     positive,
     rule_variants,
     version,
@@ -635,6 +639,16 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+def _leave(code: int) -> NoReturn:
+    """Exit at once, skipping the interpreter's teardown: a CP-SAT search stopped
+    by a signal can leave native threads whose destructors abort the process
+    (``terminate called without an active exception``) at a normal exit."""
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):
+            stream.flush()
+    os._exit(code)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run one command.  ``argv`` None is the real command line: only then is the
     process's own address space capped (``--memory-limit``), since a caller in
@@ -645,16 +659,20 @@ def main(argv: list[str] | None = None) -> int:
     args.started = started
     debug = getattr(args, "debug", False) or bool(os.environ.get("GRIDCP_DEBUG"))
     try:
-        if argv is None and getattr(args, "cap_memory", False):
-            limit_memory(args.memory_limit)
-        with max_cells_set(getattr(args, "max_cells", None)):
-            return args.run(args)
+        with interruptible():
+            if argv is None and getattr(args, "cap_memory", False):
+                limit_memory(args.memory_limit)
+            with max_cells_set(getattr(args, "max_cells", None)):
+                return args.run(args)
     except GridcpError as error:
         print(f"gridcp: {error}", file=sys.stderr)
         return USAGE
-    except KeyboardInterrupt:
-        print("gridcp: interrupted", file=sys.stderr)
-        return UNDECIDED
+    except (Interrupted, KeyboardInterrupt) as error:  # Ctrl-C, SIGTERM: stop here
+        print("gridcp: interrupted", file=sys.stderr, flush=True)
+        code = error.exit_code if isinstance(error, Interrupted) else INTERRUPTED
+        if argv is None:  # the real command line: leave now, output flushed
+            _leave(code)
+        return code
     except BrokenPipeError:
         return YES
     except RecursionError:  # what only a huge input does to a recursive step

@@ -7,6 +7,8 @@ import sys
 import time
 from typing import TextIO
 
+from search.app.arguments import say
+
 WIDTH = 24  # characters of the bar
 
 
@@ -46,7 +48,7 @@ class Progress:
     def say(self, text: str, out: TextIO | None = None) -> None:
         bar = self.shown
         self._clear()
-        print(text, file=out or self.stream, flush=True)
+        say(text, out or self.stream)  # whole lines, even when interrupted
         if bar:
             self.shown = bar
             self.stream.write(bar)

@@ -42,7 +42,15 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from search.app.arguments import USAGE, YES, add_comparison_command, at_least, positive, version
+from search.app.arguments import (
+    USAGE,
+    YES,
+    Interrupted,
+    add_comparison_command,
+    at_least,
+    positive,
+    version,
+)
 from search.app.manifest import listed_rules, with_defaults
 from search.core.contract import GridcpError, Status
 from search.core.outputs import out_dir, out_file
@@ -550,7 +558,7 @@ def _terminate_as_interrupt() -> Iterator[None]:
         return
 
     def interrupt(signum: int, frame: Any) -> None:
-        raise KeyboardInterrupt
+        raise Interrupted(signum)
 
     previous = signal.signal(signal.SIGTERM, interrupt)
     try:

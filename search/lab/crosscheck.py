@@ -32,6 +32,7 @@ from search.app.arguments import (
     apply_rule_options,
     positive,
     rule_variants,
+    say,
     worst,
 )
 from search.core.contract import GridcpError, InputError, Status, Unsupported
@@ -499,10 +500,11 @@ def _show(verdict: Verdict, kind_: PuzzleKind, puzzle: Any, as_json: bool) -> in
         line = verdict.as_json()
         if puzzle is not None and verdict.word != "agree":
             line["instance"] = kind_.call("format_puzzle", puzzle)
-        print(json.dumps(line), flush=True)
+        say(json.dumps(line), sys.stdout)
     else:
-        print(verdict.as_text(), flush=True)
+        shown = verdict.as_text()
         if puzzle is not None and verdict.word == "disagree":
             text = kind_.call("format_puzzle", puzzle)
-            print("  " + text.rstrip("\n").replace("\n", "\n  "), flush=True)
+            shown += "\n  " + text.rstrip("\n").replace("\n", "\n  ")
+        say(shown, sys.stdout)
     return verdict.exit_code

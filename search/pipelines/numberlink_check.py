@@ -352,23 +352,17 @@ def _cpsat_solve(rules: Numberlink, step: str, work: float, deadline: Deadline, 
     (Janko 17x17 #103: 0.45 deterministic s against 5.5)."""
     from ortools.sat.python import cp_model
 
-    from cpmodels.common import effort
+    from cpmodels.common import effort, make_solver, solve
     from cpmodels.numberlink import CircuitModel
 
     built = CircuitModel(rules, no_self_touch=no_self_touch, canonical=canonical)
     if forbid is not None:
         built.forbid(forbid)
         built.hint(forbid)  # a second solution is often close to the first
-    solver = cp_model.CpSolver()
-    params = solver.parameters
-    params.num_workers = 1
-    params.random_seed = SEED
-    params.max_deterministic_time = work
-    params.linearization_level = linearization
-    left = deadline.remaining()
-    if left is not None:
-        params.max_time_in_seconds = max(left, 0.001)
-    status = solver.solve(built.model)
+    solver = make_solver(time_limit=deadline.remaining(), seed=SEED)
+    solver.parameters.max_deterministic_time = work
+    solver.parameters.linearization_level = linearization
+    status = solve(solver, built.model)
     spent = effort(solver)
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         log.add(step, "cpsat", "found", spent)
