@@ -18,6 +18,7 @@ import math
 import os
 import sys
 import time
+import traceback
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -37,10 +38,12 @@ from search.app.arguments import (
     add_debug_argument,
     add_limit_arguments,
     add_memory_argument,
+    add_option_argument,
     at_least,
     interruptible,
     positive,
     rule_variants,
+    typed_options,
     version,
     worst,
 )
@@ -142,10 +145,13 @@ class Answer:
         by = self.backend if engine in (None, self.backend) else f"{self.backend}: {engine}"
         figures = ", ".join([by, f"{self.wall:.3f} s"]
                             + [f"{k} {figure(v)}" for k, v in self.effort.items()])
-        head = f"{self.file}: {self.status}"
+        # One word for the answer: a check's verdict says all (SOLVABLE, WELL-DESIGNED,
+        # NO SOLUTION); its status word would only repeat it (SOLVED SOLVABLE).
+        shown = self.fields.get("verdict") if self.task == "check" else None
+        head = f"{self.file}: {shown or self.status}"
         if "count" in self.fields:
             head += f" {'at least ' if self.status is Status.LIMIT else ''}{self.fields['count']}"
-        if "verdict" in self.fields and self.fields["verdict"] != str(self.status):
+        if self.task != "check" and self.fields.get("verdict") not in (None, str(self.status)):
             head += f" {self.fields['verdict']}"
         if self.backend != "-":
             head += f" ({figures})"
@@ -193,7 +199,7 @@ def _verified(kind_: PuzzleKind, puzzle: Any, solution: Any, answer: Answer) -> 
 
 
 def run_solve(kind_: PuzzleKind, puzzle: Any, file: str, backend: str, args: Any) -> Answer:
-    engine = kind_.backend(backend, **_backend_options(args))
+    engine = kind_.backend(backend, **_backend_options(kind_, backend, args))
     result: SolveResult = engine.solve(puzzle, time_limit=args.time_limit)
     answer = Answer(file, kind_.name, "solve", backend, result.status, result.wall,
                     dict(result.effort), {"message": result.message} if result.message else {})
@@ -204,7 +210,7 @@ def run_solve(kind_: PuzzleKind, puzzle: Any, file: str, backend: str, args: Any
 
 
 def run_count(kind_: PuzzleKind, puzzle: Any, file: str, backend: str, args: Any) -> Answer:
-    engine = kind_.backend(backend, **_backend_options(args))
+    engine = kind_.backend(backend, **_backend_options(kind_, backend, args))
     result: CountResult = engine.count(puzzle, limit=args.limit, time_limit=args.time_limit)
     fields: dict[str, Any] = {"count": result.count, "complete": result.complete}
     if result.message:
@@ -219,7 +225,7 @@ def run_check(kind_: PuzzleKind, puzzle: Any, file: str, backend: str | None,
     """The verdict of the named backend, or of the puzzle's own check (several
     engines) when none is named; its evidence verified before it is shown."""
     report: CheckReport = kind_.verdict(puzzle, backend, args.time_limit,
-                                        **_backend_options(args))
+                                        **_backend_options(kind_, backend, args, puzzle))
     name = backend or ("default" if kind_.check is not None else report.engine)
     fields: dict[str, Any] = {"verdict": report.verdict, "ok": report.ok,
                               "details": dict(report.details)}
@@ -273,12 +279,25 @@ TASKS: dict[str, Callable[..., Answer]] = {"solve": run_solve, "count": run_coun
                                            "check": run_check}
 
 
-def _backend_options(args: Any) -> dict[str, Any]:
+def _backend_options(kind_: PuzzleKind, backend: str | None, args: Any,
+                     puzzle: Any = None) -> dict[str, Any]:
+    """The options of the backend that will run: ``--method``, ``--seed`` and each
+    ``--option NAME=VALUE``, typed and checked by its options dataclass."""
     options = {}
     for name in ("method", "seed"):
         if getattr(args, name, None) is not None:
             options[name] = getattr(args, name)
-    return options
+    given = getattr(args, "option", None) or []
+    if not given:
+        return options
+    if backend is None:  # check without --backend: the puzzle's own, or its default
+        if kind_.check is not None:
+            raise GridcpError("--option sets one backend's options: name it with --backend "
+                              f"(the {kind_.name} check without one runs several engines)")
+        rules = kind_.call("rules_of", puzzle) if kind_.rules_of and puzzle is not None else ()
+        backend = kind_.default_backend("check", rules)
+    cls = load(kind_.backends[backend])
+    return {**options, **typed_options(cls.Options, given, backend)}
 
 
 def run_files(args: Any) -> int:
@@ -389,6 +408,10 @@ def _overtime(path: str, args: Any) -> Answer:
                   args.time_limit, fields={"message": reason, "limit": "time"})
 
 
+WELL_DESIGNED = "well-designed"
+CHECKS_FOR = {"lianliankan": "clearable"}  # what check asks, where not "well-designed?"
+
+
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'s' * (n != 1)}"
 
@@ -403,13 +426,14 @@ class Tally:
     unlisted: int = 0
     bad: int = 0
     start: float = field(default_factory=time.perf_counter)
-    verdicts: Counter = field(default_factory=Counter)  # check: well-designed or not
+    verdicts: Counter = field(default_factory=Counter)  # check: (its question, yes / no)
     slowest: tuple[float, str] = (0.0, "")
 
     def add(self, answer: Answer) -> None:
         self.statuses[str(answer.status)] += 1
         if answer.task == "check":
-            self.verdicts[answer.fields.get("ok")] += 1
+            self.verdicts[CHECKS_FOR.get(answer.puzzle, WELL_DESIGNED),
+                          answer.fields.get("ok")] += 1
         self.slowest = max(self.slowest, (answer.wall or 0.0, answer.file))
         if answer.matches is None:
             self.unlisted += 1
@@ -422,9 +446,11 @@ class Tally:
         answers = sum(self.statuses.values())
         words = ", ".join(f"{n} {status.lower()}" for status, n in self.statuses.most_common())
         line = f"gridcp: {_plural(answers, 'answer')} ({words or 'none'})"
-        if self.verdicts:  # what a designer checking a batch reads first
-            line += (f": {self.verdicts[True]} well-designed, {self.verdicts[False]} not,"
-                     f" {self.verdicts[None]} undecided")
+        questions = dict.fromkeys(question for question, _ in self.verdicts)
+        for n, question in enumerate(questions):  # what a designer reads first
+            line += (f"{';' if n else ':'} {self.verdicts[question, True]} {question}, "
+                     f"{self.verdicts[question, False]} not, "
+                     f"{self.verdicts[question, None]} undecided")
         if self.bad:
             line += f", {_plural(self.bad, 'unreadable file')}"
         if self.matched or self.differ:
@@ -536,6 +562,14 @@ def run_draw(args: Any) -> int:
 # ---------------------------------------------------------------- the parser
 
 
+class VersionAction(argparse.Action):
+    """``--version``: the version is looked up only when asked (reading package
+    metadata costs a fifth of a small solve's start-up)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: Any) -> NoReturn:
+        parser.exit(YES, f"gridcp {version()}\n")
+
+
 class Parser(argparse.ArgumentParser):
     """argparse with a usage error on one line (exit 2), as every other bad input."""
 
@@ -551,19 +585,23 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
         prog="gridcp",
         description="Solve, count, check and generate Futoshiki, Numberlink and Lianliankan.",
         epilog=EXIT_CODES)
-    parser.add_argument("--version", action="version", version=f"gridcp {version()}")
+    parser.add_argument("--version", action=VersionAction, nargs=0,
+                        help="show gridcp's version and exit")
     add_debug_argument(parser, argparse.SUPPRESS)
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     helps = {"solve": "find one solution of each file",
              "count": "count all solutions of each file",
-             "check": "is each puzzle well-designed (exactly one solution)?"}
+             "check": "each puzzle's verdict: Futoshiki, well-designed (exactly one "
+                      "solution)?  Numberlink, well-designed (exactly one, every cell "
+                      "covered)?  Lianliankan, can the board be cleared?"}
     for name, text in helps.items():
         sub = commands.add_parser(name, help=text, description=text)
         sub.add_argument("files", nargs="+", metavar="FILE|DIR")
-        add_common_arguments(sub)
+        add_common_arguments(sub, f"none; {ALL_BACKENDS_TIME_LIMIT:g} with --backend all")
         sub.add_argument("--backend", help="backend name, or 'all' (default: the fastest; "
                          f"'all' without --time-limit: {ALL_BACKENDS_TIME_LIMIT:g} s a backend)")
         add_memory_argument(sub)
+        add_option_argument(sub)
         sub.add_argument("--manifest", action="store_true",
                          help="run each file under every rule set its manifest.tsv lists and "
                               "hold each answer to the one it expects: exit 0 when all match")
@@ -571,10 +609,11 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
                          help="one line per answer instead of the board")
         if name == "solve":
             sub.add_argument("--method", help="a variant of the backend's algorithm "
-                             "(futoshiki search: seed; lianliankan search: greedy)")
+                             "(futoshiki search: seed; lianliankan search: greedy; "
+                             "default: the backend's own)")
         if name == "count":
             sub.add_argument("--limit", type=positive(int), metavar="N",
-                             help="stop after N solutions (LIMIT)")
+                             help="stop after N solutions (LIMIT; default: count them all)")
         sub.set_defaults(run=run_files)
     sub = commands.add_parser("convert", help="write puzzles in their puzzle's native format")
     sub.add_argument("files", nargs="+", metavar="FILE")
@@ -600,7 +639,8 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
                        "puzzle's two solutions side by side, the cells where they differ marked")
     shown.add_argument("--solution", metavar="FILE", help="draw this solution file")
     sub.add_argument("--backend", help="backend for --solve / --check (default: the fastest)")
-    sub.add_argument("-o", "--out", metavar="OUT", help="the picture file, or a folder")
+    sub.add_argument("-o", "--out", metavar="OUT",
+                     help="the picture file, or a folder (default: here)")
     sub.add_argument("--format", choices=("svg", "png", "html"),
                      help="picture format when -o is a folder (default: svg)")
     sub.set_defaults(run=run_draw)
@@ -683,8 +723,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"gridcp: LIMIT: {what}", file=sys.stderr)
         return UNDECIDED
     except Exception as error:  # a bug, not bad input: say so without a traceback
-        if debug:
-            raise
+        if debug:  # the traceback, and still the exit code of a bug
+            traceback.print_exc()
+            return BUG
         print(f"gridcp: internal error (a bug in gridcp, exit {BUG}): "
               f"{type(error).__name__}: {error}; please report it with the command and "
               "its input (--debug shows the traceback)", file=sys.stderr)

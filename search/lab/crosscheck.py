@@ -394,7 +394,8 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     sub.add_argument("--random", type=positive(int), metavar="N",
                      help="cross-check N generated instances instead of files (needs --puzzle)")
     sub.add_argument("--size", default=None,
-                     help="with --random: N or WxH, or several comma-separated, used in turn")
+                     help="with --random: N or WxH, or several comma-separated, used in turn "
+                          "(default: the puzzle's small size)")
     sub.add_argument("--seed", type=int, default=1, help="with --random: the seed (default 1)")
     add_memory_argument(sub)
 

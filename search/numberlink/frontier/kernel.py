@@ -317,7 +317,8 @@ def run(
                 if max_seen > max_states:
                     raise TooWide(
                         f"more than {max_states} frontier states after cell ({r}, {c}) of a "
-                        f"{H}x{W} board; raise max_states or use another backend")
+                        f"{H}x{W} board; raise it (--option max_states=N) or use another "
+                        "backend")
             if pause is not None and beam is None and len(states) > pause and r * W + c + 1 < H * W:
                 return Result(0, max_seen, cells, transitions, None, paused=Progress(
                     cells, states, counts, levels, max_seen, transitions, stored))
