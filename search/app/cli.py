@@ -567,7 +567,8 @@ class VersionAction(argparse.Action):
     metadata costs a fifth of a small solve's start-up)."""
 
     def __call__(self, parser: argparse.ArgumentParser, *args: Any) -> NoReturn:
-        parser.exit(YES, f"gridcp {version()}\n")
+        print(f"gridcp {version()}")
+        parser.exit(YES)
 
 
 class Parser(argparse.ArgumentParser):
