@@ -136,6 +136,8 @@ class Answer:
         line = f"{self.file}: {self.short}"
         if self.task == "check" and "verdict" in self.fields:
             line += f" ({self.fields['verdict']})"
+        if self.fields.get("hint"):
+            line += f" ({self.fields['hint']})"
         if self.expected is not None:
             line += " as expected" if self.matches else f" but the manifest expects {self.expected}"
         return f"{line} [{self.backend}, {self.wall:.2f} s]"
@@ -165,6 +167,8 @@ class Answer:
             head += f"\n  {line}"
         if self.fields.get("message"):
             head += f"\n  {self.fields['message']}"
+        if self.fields.get("hint"):
+            head += f"\n  {self.fields['hint']}"
         return head + ("\n" + self.text.rstrip("\n") if self.text else "")
 
 
@@ -206,7 +210,30 @@ def run_solve(kind_: PuzzleKind, puzzle: Any, file: str, backend: str, args: Any
     answer.text = result.transcript
     if result.solution is not None:
         _verified(kind_, puzzle, result.solution, answer)
+    if result.status is Status.UNSAT and (hint := _relaxed_hint(kind_, puzzle)):
+        answer.fields["hint"] = hint
     return answer
+
+
+# puzzle -> (the rule flag that relaxes its default rules, the engine and its work
+# budget that try it): Numberlink's contest boards often leave cells empty.
+RELAXED = {"numberlink": ("lenient", "sat", {"work": 2.0})}  # CP-SAT deterministic s
+
+
+def _relaxed_hint(kind_: PuzzleKind, puzzle: Any) -> str | None:
+    """"solvable with --lenient" for a puzzle with no solution under its rules
+    that a work-budgeted solve under the relaxed rule does solve (verified);
+    None when it does not, or not within the budget (never a matter of time)."""
+    if kind_.name not in RELAXED or not kind_.rules_of:
+        return None
+    flag, engine, budget = RELAXED[kind_.name]
+    if flag in kind_.call("rules_of", puzzle) or engine not in kind_.backends:
+        return None
+    relaxed = kind_.call("apply_options", puzzle, {flag: True})
+    result = kind_.backend(engine, **budget).solve(relaxed)
+    if result.solution is None or kind_.call("verify", relaxed, result.solution):
+        return None
+    return f"solvable with --{flag}"
 
 
 def run_count(kind_: PuzzleKind, puzzle: Any, file: str, backend: str, args: Any) -> Answer:
@@ -303,10 +330,12 @@ def _backend_options(kind_: PuzzleKind, backend: str | None, args: Any,
 def run_files(args: Any) -> int:
     if args.backend == "all" and args.time_limit is None:
         args.time_limit = ALL_BACKENDS_TIME_LIMIT
-    files = list(map(str, instance_files(args.files)))
+    skipped: list[Path] = []
+    files = list(map(str, instance_files(args.files, skipped)))
     if not files:
-        raise GridcpError(f"no puzzle files in {', '.join(args.files)}")
-    codes, tally = [], Tally()
+        raise GridcpError(f"no puzzle files in {', '.join(args.files)}"
+                          + (f" ({_plural(len(skipped), 'other file')})" if skipped else ""))
+    codes, tally = [], Tally(skipped=len(skipped))
     with Progress(len(files), args.command) as progress:
         for path in files:
             progress.step(path)
@@ -323,7 +352,7 @@ def run_files(args: Any) -> int:
                 progress.say(shown, out=sys.stdout)
                 codes.append(answer.exit_code)
                 tally.add(answer)
-    if len(files) > 1 or args.manifest:
+    if len(files) > 1 or args.manifest or skipped:
         print(tally.summary(), file=sys.stderr if args.json else sys.stdout, flush=True)
     return worst(codes)
 
@@ -425,6 +454,7 @@ class Tally:
     differ: int = 0
     unlisted: int = 0
     bad: int = 0
+    skipped: int = 0  # files in the folders given that are not puzzle files
     start: float = field(default_factory=time.perf_counter)
     verdicts: Counter = field(default_factory=Counter)  # check: (its question, yes / no)
     slowest: tuple[float, str] = (0.0, "")
@@ -453,6 +483,8 @@ class Tally:
                      f"{self.verdicts[question, None]} undecided")
         if self.bad:
             line += f", {_plural(self.bad, 'unreadable file')}"
+        if self.skipped:
+            line += f", {_plural(self.skipped, 'file')} skipped (not puzzle files)"
         if self.matched or self.differ:
             line += ("; every answer matches the manifest" if not self.differ
                      else f"; {self.differ} differ from the manifest")
