@@ -5,7 +5,8 @@ Results go to stdout (a readable board, or one JSON object per line with
 ``--json``); messages go to stderr.  Exit codes: 0 answered yes, 1 answered
 no, 2 bad usage or bad input, 3 a limit (time or memory) stopped it undecided,
 4 an internal error: a bug in gridcp, never the input's fault (one line on
-stderr; ``--debug`` shows the traceback).  The limits that hold on every input
+stderr; ``--debug`` shows the traceback), 130 interrupted (Ctrl-C), 143
+stopped by SIGTERM.  The limits that hold on every input
 are in ``search/core/limits.py`` and docs/reliability.md.
 """
 
