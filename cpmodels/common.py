@@ -1,8 +1,16 @@
-"""What every CP-SAT backend shares: a configured solver, effort figures, and
-enumeration of solutions through a callback that runs on a worker thread.
+"""What every CP-SAT backend shares: a configured solver, a solve that a
+signal can stop, effort figures, and enumeration of solutions through a
+callback that runs on a worker thread.
 
 Counting or enumerating needs ``enumerate_all_solutions`` and one worker
 (more workers return wrong counts while claiming OPTIMAL, OR-Tools 9.15).
+
+Signals: CP-SAT's own SIGINT handler is off (``catch_sigint_signal``): with it,
+Ctrl-C ended only the current solve, which then looked like a time limit, and
+it could abort the process (``std::bad_function_call``).  Every solve runs on
+a worker thread instead (``solve``), while this thread waits where Python's
+signal handlers and the time-limit watchdog can raise; whatever they raise
+stops the search (``stop_search``) and goes on up to the command line.
 """
 
 from __future__ import annotations
@@ -27,6 +35,7 @@ def make_solver(
 ) -> cp_model.CpSolver:
     solver = cp_model.CpSolver()
     params = solver.parameters
+    params.catch_sigint_signal = False  # our handler decides (see the module's docstring)
     params.num_workers = 1 if enumerate_all else workers
     if time_limit is not None:
         params.max_time_in_seconds = max(time_limit, 0.001)
@@ -35,6 +44,35 @@ def make_solver(
     if enumerate_all:
         params.enumerate_all_solutions = True
     return solver
+
+
+def solve(solver: cp_model.CpSolver, model: cp_model.CpModel,
+          callback: cp_model.CpSolverSolutionCallback | None = None) -> int:
+    """``solver.solve(model, callback)`` on a worker thread; this thread waits
+    where a signal handler (Ctrl-C, SIGTERM) or the watchdog can raise.  On any
+    such exception the search is stopped, its thread joined, and the exception
+    goes on; else the status code."""
+    solver.parameters.catch_sigint_signal = False
+    outcome: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            outcome["status"] = solver.solve(model, callback)
+        except BaseException as error:  # handed to the waiting thread
+            outcome["error"] = error
+
+    thread = threading.Thread(target=run, name="cp-sat", daemon=True)
+    thread.start()
+    try:
+        while thread.is_alive():
+            thread.join(0.25)  # wakes up for a signal's handler at once on POSIX
+    except BaseException:
+        solver.stop_search()  # thread-safe; the search ends within milliseconds
+        thread.join()
+        raise
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["status"]
 
 
 def effort(solver: cp_model.CpSolver) -> dict[str, float]:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
-from cpmodels.common import effort, enumerate_solutions, make_solver, status_of
+from cpmodels.common import effort, enumerate_solutions, make_solver, solve, status_of
 from search.core.contract import Deadline, LimitReached, SolveResult, Status
 from search.futoshiki.backend import FutoshikiBackend
 from search.futoshiki.model import Futoshiki, Solution
@@ -71,7 +71,7 @@ class CpSatBackend(FutoshikiBackend):
             return SolveResult(Status.LIMIT, None, time.perf_counter() - start)
         solver = make_solver(time_limit=deadline.remaining(), workers=self.opts.workers,
                              seed=self.opts.seed)
-        status = Status(status_of(solver.solve(model)))
+        status = Status(status_of(solve(solver, model)))
         self.effort = effort(solver)
         solution = None
         if status is Status.SOLVED:

@@ -42,7 +42,7 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
-from cpmodels.common import effort, make_solver
+from cpmodels.common import effort, make_solver, solve
 from cpmodels.lianliankan.cores import Lines, Pair, deadlock_cores
 from cpmodels.lianliankan.gravity import GravityModel
 from cpmodels.lianliankan.lines import Line, candidate_lines
@@ -343,7 +343,7 @@ class CpSatBackend(LianliankanBackend):
             solver.parameters.max_deterministic_time = self.opts.dtime
         if isinstance(built, GravityModel):  # presolve took 18 of 19 s on a 6 x 4 board
             solver.parameters.cp_model_presolve = False
-        status = solver.solve(built.model)
+        status = solve(solver, built.model)
         self.effort = {**effort(solver), **self.effort, "hinted": int(hinted)}
         wall = time.perf_counter() - start
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):

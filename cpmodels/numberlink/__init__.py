@@ -39,7 +39,7 @@ from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
-from cpmodels.common import effort, enumerate_solutions, make_solver
+from cpmodels.common import effort, enumerate_solutions, make_solver, solve
 from search.core.contract import (
     CountResult,
     Deadline,
@@ -311,7 +311,7 @@ class CpSatBackend(NumberlinkBackend):
         solver.parameters.linearization_level = LINEARIZATION
         if work is not None:
             solver.parameters.max_deterministic_time = work
-        status = solver.solve(built.model)
+        status = solve(solver, built.model)
         add_effort(total, effort(solver))
         return status, solver
 

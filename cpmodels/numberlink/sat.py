@@ -43,7 +43,7 @@ from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
-from cpmodels.common import effort, make_solver
+from cpmodels.common import effort, make_solver, solve
 from cpmodels.numberlink import detours, late_corners
 from search.core.contract import Deadline, LimitReached, SolveResult, Status, add_effort
 from search.core.luby import luby
@@ -272,7 +272,7 @@ class SatBackend(NumberlinkBackend):
             if budget is not None or left is not None:
                 solver.parameters.max_deterministic_time = min(
                     x for x in (budget, left) if x is not None)
-            outcome = solver.solve(built.model)
+            outcome = solve(solver, built.model)
             add_effort(total, effort(solver))
             if outcome == cp_model.INFEASIBLE:
                 return Status.UNSAT, None

@@ -8,20 +8,91 @@ report) import from here, never from each other.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
+import contextlib
+import dataclasses
+import math
+import signal
+import threading
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from search.app.manifest import labelled, listed_rules, with_defaults
-from search.core.contract import InputError
+from search.core.contract import GridcpError, InputError
 from search.core.limits import DEFAULT_MAX_CELLS, DEFAULT_MEMORY_MB
 from search.core.puzzlekind import Option, PuzzleKind
 from search.core.registry import PUZZLES, kinds
 
 YES, NO, USAGE, UNDECIDED, BUG = 0, 1, 2, 3, 4
+INTERRUPTED = 128 + signal.SIGINT  # 130, the shell's code for Ctrl-C
 EXIT_CODES = ("Exit codes: 0 yes, 1 no, 2 bad usage or input, 3 a limit (time or memory) "
-              "stopped it undecided, 4 an internal error (a bug in gridcp).")
+              "stopped it undecided, 4 an internal error (a bug in gridcp), "
+              "130 interrupted (Ctrl-C), 143 terminated (SIGTERM).")
+
+
+# ---------------------------------------------------------------- interrupts
+
+
+class Interrupted(BaseException):
+    """Ctrl-C (SIGINT) or SIGTERM: the command stops where it is and exits
+    128 + the signal's number.  Not a KeyboardInterrupt, which an engine may
+    catch to return what it has found so far: a command stops whole."""
+
+    def __init__(self, signum: int):
+        self.signum = signum
+        super().__init__(signal.Signals(signum).name)
+
+    @property
+    def exit_code(self) -> int:
+        return 128 + self.signum
+
+
+_hold = threading.local()
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    if getattr(_hold, "depth", 0):  # inside a line of output: raise once it is whole
+        _hold.pending = signum
+        return
+    raise Interrupted(signum)
+
+
+@contextlib.contextmanager
+def interruptible() -> Iterator[None]:
+    """Ctrl-C and SIGTERM raise ``Interrupted`` in the block (main thread only;
+    the previous handlers come back after it)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {signum: signal.signal(signum, _interrupt)
+                for signum in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+
+
+@contextlib.contextmanager
+def whole() -> Iterator[None]:
+    """Hold an interrupt until the block (one line of output) is done, so that
+    output cut by Ctrl-C is complete line by line."""
+    _hold.depth = getattr(_hold, "depth", 0) + 1
+    try:
+        yield
+    finally:
+        _hold.depth -= 1
+        if not _hold.depth and getattr(_hold, "pending", None) is not None:
+            pending, _hold.pending = _hold.pending, None
+            raise Interrupted(pending)
+
+
+def say(text: str, out: Any) -> None:
+    """Print one line (or block) whole and flushed, an interrupt held until it is."""
+    with whole():
+        out.write(text + "\n")
+        out.flush()
 
 
 def worst(codes: list[int]) -> int:
@@ -92,18 +163,91 @@ def add_comparison_command(commands: argparse._SubParsersAction, name: str, text
     """A command that runs several backends on files (crosscheck, bench)."""
     sub = commands.add_parser(name, help=text, description=text, epilog=epilog)
     sub.add_argument("files", nargs=nargs, metavar="FILE|DIR")
-    add_common_arguments(sub)
+    add_common_arguments(sub, f"{time_limit:g}")
     sub.set_defaults(time_limit=time_limit, run=run)
     sub.add_argument("--backends", help="comma-separated backend names (default: all); "
                      "NAME=package.module:Class adds an unregistered engine")
     return sub
 
 
-def add_common_arguments(parser: argparse.ArgumentParser) -> None:
-    """Options shared by every command that runs backends on files."""
+def add_option_argument(parser: argparse.ArgumentParser) -> None:
+    """``--option NAME=VALUE``: any field of the chosen backend's options."""
+    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                        help="set an option of the backend, e.g. --option max_states=50000000 "
+                             "(repeatable; `gridcp backends` lists each backend's options; "
+                             "default: the backend's own values)")
+
+
+TRUE, FALSE = ("true", "yes", "on", "1"), ("false", "no", "off", "0")
+
+
+def typed_options(options_class: type, given: list[str], backend: str) -> dict[str, Any]:
+    """``["max_states=5e7"]`` -> ``{"max_states": 50000000}``, each value read as
+    the type its field declares (int, float, bool, str, or ``none`` where the
+    field allows None) and then checked by the dataclass itself; an unknown name
+    or a bad value is a usage error that names the choices."""
+    fields = {f.name: f for f in dataclasses.fields(options_class)}
+    names = ", ".join(fields) or "none"
+    out: dict[str, Any] = {}
+    for item in given:
+        name, equals, text = item.partition("=")
+        name = name.strip().replace("-", "_")
+        if not equals or not name:
+            raise GridcpError(f"--option {item!r}: give NAME=VALUE "
+                              f"(backend {backend!r} has: {names})")
+        if name not in fields:
+            raise GridcpError(f"--option {name}: backend {backend!r} has no such option "
+                              f"(its options: {names})")
+        out[name] = _typed(fields[name], text.strip(), backend)
+    try:
+        options_class(**out)
+    except (TypeError, ValueError) as error:
+        raise GridcpError(f"--option: backend {backend!r}: {error}") from None
+    return out
+
+
+def _typed(field: dataclasses.Field, text: str, backend: str) -> Any:
+    kinds_ = [part.strip() for part in str(field.type).split("|")]
+    shown = f"{field.name}: {field.type}, default {field.default!r}"
+    if "None" in kinds_ and text.lower() in ("none", ""):
+        return None
+    for kind_ in kinds_:
+        if kind_ == "bool":
+            if text.lower() in TRUE + FALSE:
+                return text.lower() in TRUE
+        elif kind_ in ("int", "float"):
+            with contextlib.suppress(ValueError):
+                value = float(text) if kind_ == "float" else _whole(text)
+                if math.isfinite(value):
+                    return value
+        elif kind_ == "str":
+            return text
+    if not {"bool", "int", "float", "str"}.intersection(kinds_):
+        raise GridcpError(f"--option {field.name}: backend {backend!r} takes it only from "
+                          f"Python ({shown})")
+    words = {"bool": "true or false", "int": "a whole number", "float": "a number",
+             "None": "none"}
+    wanted = " or ".join(words.get(k, k) for k in kinds_)
+    raise GridcpError(f"--option {field.name}={text}: not {wanted} ({shown})")
+
+
+def _whole(text: str) -> int:
+    """An int from ``50000000``, ``50_000_000`` or ``5e7`` (a whole number only)."""
+    try:
+        return int(text)
+    except ValueError:
+        value = float(text)
+        if not value.is_integer():
+            raise
+        return int(value)
+
+
+def add_common_arguments(parser: argparse.ArgumentParser, time_limit: str = "none") -> None:
+    """Options shared by every command that runs backends on files; ``time_limit``
+    is the default of ``--time-limit`` in words, for the help."""
     parser.add_argument("--puzzle", choices=PUZZLES, help="the puzzle kind (default: detected)")
     parser.add_argument("--time-limit", type=positive(float), metavar="S",
-                        help="seconds per task")
+                        help=f"seconds per task (default: {time_limit})")
     parser.add_argument("--json", action="store_true", help="one JSON object per line")
     parser.add_argument("--manifest-rules", action="store_true",
                         help="run each file under every rule set its manifest.tsv lists "

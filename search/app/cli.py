@@ -5,17 +5,21 @@ Results go to stdout (a readable board, or one JSON object per line with
 ``--json``); messages go to stderr.  Exit codes: 0 answered yes, 1 answered
 no, 2 bad usage or bad input, 3 a limit (time or memory) stopped it undecided,
 4 an internal error: a bug in gridcp, never the input's fault (one line on
-stderr; ``--debug`` shows the traceback).  The limits that hold on every input
+stderr; ``--debug`` shows the traceback), 130 interrupted (Ctrl-C), 143
+stopped by SIGTERM.  The limits that hold on every input
 are in ``search/core/limits.py`` and docs/reliability.md.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import math
 import os
 import sys
 import time
+import traceback
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -25,17 +29,22 @@ from typing import Any, NoReturn
 from search.app.arguments import (
     BUG,
     EXIT_CODES,
+    INTERRUPTED,
     NO,
     UNDECIDED,
     USAGE,
     YES,
+    Interrupted,
     add_common_arguments,
     add_debug_argument,
     add_limit_arguments,
     add_memory_argument,
+    add_option_argument,
     at_least,
+    interruptible,
     positive,
     rule_variants,
+    typed_options,
     version,
     worst,
 )
@@ -90,7 +99,7 @@ class Answer:
     backend: str
     status: Status
     wall: float = 0.0
-    effort: dict[str, float] = field(default_factory=dict)
+    effort: dict[str, Any] = field(default_factory=dict)  # numbers, and words ("plan": "rows")
     fields: dict[str, Any] = field(default_factory=dict)  # count, verdict, solution, ...
     text: str = ""  # the board or transcript for readable output
     expected: str | None = None  # what the manifest expects (``--manifest``)
@@ -133,6 +142,8 @@ class Answer:
         line = f"{self.file}: {self.short}"
         if self.task == "check" and "verdict" in self.fields:
             line += f" ({self.fields['verdict']})"
+        if self.fields.get("hint"):
+            line += f" ({self.fields['hint']})"
         if self.expected is not None:
             line += " as expected" if self.matches else f" but the manifest expects {self.expected}"
         return f"{line} [{self.backend}, {self.wall:.2f} s]"
@@ -141,11 +152,14 @@ class Answer:
         engine = self.fields.get("engine")
         by = self.backend if engine in (None, self.backend) else f"{self.backend}: {engine}"
         figures = ", ".join([by, f"{self.wall:.3f} s"]
-                            + [f"{k} {v:g}" for k, v in self.effort.items()])
-        head = f"{self.file}: {self.status}"
+                            + [f"{k} {figure(v)}" for k, v in self.effort.items()])
+        # One word for the answer: a check's verdict says all (SOLVABLE, WELL-DESIGNED,
+        # NO SOLUTION); its status word would only repeat it (SOLVED SOLVABLE).
+        shown = self.fields.get("verdict") if self.task == "check" else None
+        head = f"{self.file}: {shown or self.status}"
         if "count" in self.fields:
             head += f" {'at least ' if self.status is Status.LIMIT else ''}{self.fields['count']}"
-        if "verdict" in self.fields and self.fields["verdict"] != str(self.status):
+        if self.task != "check" and self.fields.get("verdict") not in (None, str(self.status)):
             head += f" {self.fields['verdict']}"
         if self.backend != "-":
             head += f" ({figures})"
@@ -159,7 +173,22 @@ class Answer:
             head += f"\n  {line}"
         if self.fields.get("message"):
             head += f"\n  {self.fields['message']}"
+        if self.fields.get("hint"):
+            head += f"\n  {self.fields['hint']}"
         return head + ("\n" + self.text.rstrip("\n") if self.text else "")
+
+
+def figure(value: Any) -> str:
+    """An effort figure as people read it: whole numbers whole (never ``1.2e+04``),
+    fractions to six places at most, words as they are."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return str(value)
+    if not math.isfinite(value):
+        return str(value)
+    if isinstance(value, float) and not value.is_integer():
+        shown = f"{value:.6f}".rstrip("0").rstrip(".")
+        return shown if shown not in ("0", "-0") else f"{value:.2g}"
+    return str(int(value))
 
 
 def _verified(kind_: PuzzleKind, puzzle: Any, solution: Any, answer: Answer) -> Answer:
@@ -180,18 +209,41 @@ def _verified(kind_: PuzzleKind, puzzle: Any, solution: Any, answer: Answer) -> 
 
 
 def run_solve(kind_: PuzzleKind, puzzle: Any, file: str, backend: str, args: Any) -> Answer:
-    engine = kind_.backend(backend, **_backend_options(args))
+    engine = kind_.backend(backend, **_backend_options(kind_, backend, args))
     result: SolveResult = engine.solve(puzzle, time_limit=args.time_limit)
     answer = Answer(file, kind_.name, "solve", backend, result.status, result.wall,
                     dict(result.effort), {"message": result.message} if result.message else {})
     answer.text = result.transcript
     if result.solution is not None:
         _verified(kind_, puzzle, result.solution, answer)
+    if result.status is Status.UNSAT and (hint := _relaxed_hint(kind_, puzzle)):
+        answer.fields["hint"] = hint
     return answer
 
 
+# puzzle -> (the rule flag that relaxes its default rules, the engine and its work
+# budget that try it): Numberlink's contest boards often leave cells empty.
+RELAXED = {"numberlink": ("lenient", "sat", {"work": 2.0})}  # CP-SAT deterministic s
+
+
+def _relaxed_hint(kind_: PuzzleKind, puzzle: Any) -> str | None:
+    """"solvable with --lenient" for a puzzle with no solution under its rules
+    that a work-budgeted solve under the relaxed rule does solve (verified);
+    None when it does not, or not within the budget (never a matter of time)."""
+    if kind_.name not in RELAXED or not kind_.rules_of:
+        return None
+    flag, engine, budget = RELAXED[kind_.name]
+    if flag in kind_.call("rules_of", puzzle) or engine not in kind_.backends:
+        return None
+    relaxed = kind_.call("apply_options", puzzle, {flag: True})
+    result = kind_.backend(engine, **budget).solve(relaxed)
+    if result.solution is None or kind_.call("verify", relaxed, result.solution):
+        return None
+    return f"solvable with --{flag}"
+
+
 def run_count(kind_: PuzzleKind, puzzle: Any, file: str, backend: str, args: Any) -> Answer:
-    engine = kind_.backend(backend, **_backend_options(args))
+    engine = kind_.backend(backend, **_backend_options(kind_, backend, args))
     result: CountResult = engine.count(puzzle, limit=args.limit, time_limit=args.time_limit)
     fields: dict[str, Any] = {"count": result.count, "complete": result.complete}
     if result.message:
@@ -206,7 +258,7 @@ def run_check(kind_: PuzzleKind, puzzle: Any, file: str, backend: str | None,
     """The verdict of the named backend, or of the puzzle's own check (several
     engines) when none is named; its evidence verified before it is shown."""
     report: CheckReport = kind_.verdict(puzzle, backend, args.time_limit,
-                                        **_backend_options(args))
+                                        **_backend_options(kind_, backend, args, puzzle))
     name = backend or ("default" if kind_.check is not None else report.engine)
     fields: dict[str, Any] = {"verdict": report.verdict, "ok": report.ok,
                               "details": dict(report.details)}
@@ -260,21 +312,36 @@ TASKS: dict[str, Callable[..., Answer]] = {"solve": run_solve, "count": run_coun
                                            "check": run_check}
 
 
-def _backend_options(args: Any) -> dict[str, Any]:
+def _backend_options(kind_: PuzzleKind, backend: str | None, args: Any,
+                     puzzle: Any = None) -> dict[str, Any]:
+    """The options of the backend that will run: ``--method``, ``--seed`` and each
+    ``--option NAME=VALUE``, typed and checked by its options dataclass."""
     options = {}
     for name in ("method", "seed"):
         if getattr(args, name, None) is not None:
             options[name] = getattr(args, name)
-    return options
+    given = getattr(args, "option", None) or []
+    if not given:
+        return options
+    if backend is None:  # check without --backend: the puzzle's own, or its default
+        if kind_.check is not None:
+            raise GridcpError("--option sets one backend's options: name it with --backend "
+                              f"(the {kind_.name} check without one runs several engines)")
+        rules = kind_.call("rules_of", puzzle) if kind_.rules_of and puzzle is not None else ()
+        backend = kind_.default_backend("check", rules)
+    cls = load(kind_.backends[backend])
+    return {**options, **typed_options(cls.Options, given, backend)}
 
 
 def run_files(args: Any) -> int:
     if args.backend == "all" and args.time_limit is None:
         args.time_limit = ALL_BACKENDS_TIME_LIMIT
-    files = list(map(str, instance_files(args.files)))
+    skipped: list[Path] = []
+    files = list(map(str, instance_files(args.files, skipped)))
     if not files:
-        raise GridcpError(f"no puzzle files in {', '.join(args.files)}")
-    codes, tally = [], Tally()
+        raise GridcpError(f"no puzzle files in {', '.join(args.files)}"
+                          + (f" ({_plural(len(skipped), 'other file')})" if skipped else ""))
+    codes, tally = [], Tally(skipped=len(skipped))
     with Progress(len(files), args.command) as progress:
         for path in files:
             progress.step(path)
@@ -291,7 +358,7 @@ def run_files(args: Any) -> int:
                 progress.say(shown, out=sys.stdout)
                 codes.append(answer.exit_code)
                 tally.add(answer)
-    if len(files) > 1 or args.manifest:
+    if len(files) > 1 or args.manifest or skipped:
         print(tally.summary(), file=sys.stderr if args.json else sys.stdout, flush=True)
     return worst(codes)
 
@@ -374,6 +441,10 @@ def _overtime(path: str, args: Any) -> Answer:
                   args.time_limit, fields={"message": reason, "limit": "time"})
 
 
+WELL_DESIGNED = "well-designed"
+CHECKS_FOR = {"lianliankan": "clearable"}  # what check asks, where not "well-designed?"
+
+
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'s' * (n != 1)}"
 
@@ -387,14 +458,16 @@ class Tally:
     differ: int = 0
     unlisted: int = 0
     bad: int = 0
+    skipped: int = 0  # files in the folders given that are not puzzle files
     start: float = field(default_factory=time.perf_counter)
-    verdicts: Counter = field(default_factory=Counter)  # check: well-designed or not
+    verdicts: Counter = field(default_factory=Counter)  # check: (its question, yes / no)
     slowest: tuple[float, str] = (0.0, "")
 
     def add(self, answer: Answer) -> None:
         self.statuses[str(answer.status)] += 1
         if answer.task == "check":
-            self.verdicts[answer.fields.get("ok")] += 1
+            self.verdicts[CHECKS_FOR.get(answer.puzzle, WELL_DESIGNED),
+                          answer.fields.get("ok")] += 1
         self.slowest = max(self.slowest, (answer.wall or 0.0, answer.file))
         if answer.matches is None:
             self.unlisted += 1
@@ -407,11 +480,15 @@ class Tally:
         answers = sum(self.statuses.values())
         words = ", ".join(f"{n} {status.lower()}" for status, n in self.statuses.most_common())
         line = f"gridcp: {_plural(answers, 'answer')} ({words or 'none'})"
-        if self.verdicts:  # what a designer checking a batch reads first
-            line += (f": {self.verdicts[True]} well-designed, {self.verdicts[False]} not,"
-                     f" {self.verdicts[None]} undecided")
+        questions = dict.fromkeys(question for question, _ in self.verdicts)
+        for n, question in enumerate(questions):  # what a designer reads first
+            line += (f"{';' if n else ':'} {self.verdicts[question, True]} {question}, "
+                     f"{self.verdicts[question, False]} not, "
+                     f"{self.verdicts[question, None]} undecided")
         if self.bad:
             line += f", {_plural(self.bad, 'unreadable file')}"
+        if self.skipped:
+            line += f", {_plural(self.skipped, 'file')} skipped (not puzzle files)"
         if self.matched or self.differ:
             line += ("; every answer matches the manifest" if not self.differ
                      else f"; {self.differ} differ from the manifest")
@@ -519,6 +596,15 @@ def run_draw(args: Any) -> int:
 # ---------------------------------------------------------------- the parser
 
 
+class VersionAction(argparse.Action):
+    """``--version``: the version is looked up only when asked (reading package
+    metadata costs a fifth of a small solve's start-up)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: Any) -> NoReturn:
+        print(f"gridcp {version()}")
+        parser.exit(YES)
+
+
 class Parser(argparse.ArgumentParser):
     """argparse with a usage error on one line (exit 2), as every other bad input."""
 
@@ -534,19 +620,23 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
         prog="gridcp",
         description="Solve, count, check and generate Futoshiki, Numberlink and Lianliankan.",
         epilog=EXIT_CODES)
-    parser.add_argument("--version", action="version", version=f"gridcp {version()}")
+    parser.add_argument("--version", action=VersionAction, nargs=0,
+                        help="show gridcp's version and exit")
     add_debug_argument(parser, argparse.SUPPRESS)
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     helps = {"solve": "find one solution of each file",
              "count": "count all solutions of each file",
-             "check": "is each puzzle well-designed (exactly one solution)?"}
+             "check": "each puzzle's verdict: Futoshiki, well-designed (exactly one "
+                      "solution)?  Numberlink, well-designed (exactly one, every cell "
+                      "covered)?  Lianliankan, can the board be cleared?"}
     for name, text in helps.items():
         sub = commands.add_parser(name, help=text, description=text)
         sub.add_argument("files", nargs="+", metavar="FILE|DIR")
-        add_common_arguments(sub)
+        add_common_arguments(sub, f"none; {ALL_BACKENDS_TIME_LIMIT:g} with --backend all")
         sub.add_argument("--backend", help="backend name, or 'all' (default: the fastest; "
                          f"'all' without --time-limit: {ALL_BACKENDS_TIME_LIMIT:g} s a backend)")
         add_memory_argument(sub)
+        add_option_argument(sub)
         sub.add_argument("--manifest", action="store_true",
                          help="run each file under every rule set its manifest.tsv lists and "
                               "hold each answer to the one it expects: exit 0 when all match")
@@ -554,10 +644,11 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
                          help="one line per answer instead of the board")
         if name == "solve":
             sub.add_argument("--method", help="a variant of the backend's algorithm "
-                             "(futoshiki search: seed; lianliankan search: greedy)")
+                             "(futoshiki search: seed; lianliankan search: greedy; "
+                             "default: the backend's own)")
         if name == "count":
             sub.add_argument("--limit", type=positive(int), metavar="N",
-                             help="stop after N solutions (LIMIT)")
+                             help="stop after N solutions (LIMIT; default: count them all)")
         sub.set_defaults(run=run_files)
     sub = commands.add_parser("convert", help="write puzzles in their puzzle's native format")
     sub.add_argument("files", nargs="+", metavar="FILE")
@@ -583,7 +674,8 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
                        "puzzle's two solutions side by side, the cells where they differ marked")
     shown.add_argument("--solution", metavar="FILE", help="draw this solution file")
     sub.add_argument("--backend", help="backend for --solve / --check (default: the fastest)")
-    sub.add_argument("-o", "--out", metavar="OUT", help="the picture file, or a folder")
+    sub.add_argument("-o", "--out", metavar="OUT",
+                     help="the picture file, or a folder (default: here)")
     sub.add_argument("--format", choices=("svg", "png", "html"),
                      help="picture format when -o is a folder (default: svg)")
     sub.set_defaults(run=run_draw)
@@ -623,6 +715,16 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+def _leave(code: int) -> NoReturn:
+    """Exit at once, skipping the interpreter's teardown: a CP-SAT search stopped
+    by a signal can leave native threads whose destructors abort the process
+    (``terminate called without an active exception``) at a normal exit."""
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):
+            stream.flush()
+    os._exit(code)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run one command.  ``argv`` None is the real command line: only then is the
     process's own address space capped (``--memory-limit``), since a caller in
@@ -633,16 +735,20 @@ def main(argv: list[str] | None = None) -> int:
     args.started = started
     debug = getattr(args, "debug", False) or bool(os.environ.get("GRIDCP_DEBUG"))
     try:
-        if argv is None and getattr(args, "cap_memory", False):
-            limit_memory(args.memory_limit)
-        with max_cells_set(getattr(args, "max_cells", None)):
-            return args.run(args)
+        with interruptible():
+            if argv is None and getattr(args, "cap_memory", False):
+                limit_memory(args.memory_limit)
+            with max_cells_set(getattr(args, "max_cells", None)):
+                return args.run(args)
     except GridcpError as error:
         print(f"gridcp: {error}", file=sys.stderr)
         return USAGE
-    except KeyboardInterrupt:
-        print("gridcp: interrupted", file=sys.stderr)
-        return UNDECIDED
+    except (Interrupted, KeyboardInterrupt) as error:  # Ctrl-C, SIGTERM: stop here
+        print("gridcp: interrupted", file=sys.stderr, flush=True)
+        code = error.exit_code if isinstance(error, Interrupted) else INTERRUPTED
+        if argv is None:  # the real command line: leave now, output flushed
+            _leave(code)
+        return code
     except BrokenPipeError:
         return YES
     except RecursionError:  # what only a huge input does to a recursive step
@@ -653,8 +759,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"gridcp: LIMIT: {what}", file=sys.stderr)
         return UNDECIDED
     except Exception as error:  # a bug, not bad input: say so without a traceback
-        if debug:
-            raise
+        if debug:  # the traceback, and still the exit code of a bug
+            traceback.print_exc()
+            return BUG
         print(f"gridcp: internal error (a bug in gridcp, exit {BUG}): "
               f"{type(error).__name__}: {error}; please report it with the command and "
               "its input (--debug shows the traceback)", file=sys.stderr)

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from search.core.contract import GridcpError, InputError, load
-from search.core.limits import TooLarge, check_file_size
+from search.core.limits import BYTES_PER_CELL, TooLarge, check_file_size, max_cells
 from search.core.puzzlekind import PuzzleKind
 
 __all__ = ["PUZZLES", "PuzzleKind", "detect", "instance_files", "kind", "kinds", "load",
@@ -36,14 +36,21 @@ def kinds() -> list[PuzzleKind]:
     return [module.KIND for module in found]
 
 
+STDIN = "-"  # the file name that stands for standard input
+
+
 def read_text(path: str | Path, puzzle_file: bool = True) -> str:
-    """A file's text, or an InputError that says why it cannot be read.  A puzzle
-    file is first held to the size limit (``search.core.limits``); other files are not."""
+    """A file's text (``-``: standard input's), or an InputError that says why it
+    cannot be read.  A puzzle file is first held to the size limit
+    (``search.core.limits``); other files are not."""
     source = str(path)
     try:
-        if puzzle_file:
-            check_file_size(Path(path).stat().st_size, source)
-        data = Path(path).read_bytes()
+        if source == STDIN:
+            data = _stdin(puzzle_file)
+        else:
+            if puzzle_file:
+                check_file_size(Path(path).stat().st_size, source)
+            data = Path(path).read_bytes()
     except FileNotFoundError:
         raise InputError("no such file", source) from None
     except IsADirectoryError:
@@ -60,6 +67,18 @@ def read_text(path: str | Path, puzzle_file: bool = True) -> str:
     if not text.strip():
         raise InputError("empty file", source)
     return harmless(text)
+
+
+def _stdin(puzzle_file: bool) -> bytes:
+    """Standard input's bytes, read no further than the size limit allows."""
+    import sys
+
+    if not puzzle_file:
+        return sys.stdin.buffer.read()
+    limit = max_cells() * BYTES_PER_CELL
+    data = sys.stdin.buffer.read(limit + 1)
+    check_file_size(len(data), "<stdin>")
+    return data
 
 
 def harmless(text: str) -> str:
@@ -127,8 +146,16 @@ NOT_INSTANCES = {".md", ".tsv", ".csv", ".json", ".jsonl", ".py", ".png", ".pdf"
 NOT_INSTANCE_DIRS = {"solutions", "answers", "collections"}
 
 
+def puzzle_suffixes() -> frozenset[str]:
+    """The file suffixes a folder scan takes: each kind's own extensions and the
+    suffixes of the formats it reads and writes (``.txt``, ``.tatham``, ``.dat``)."""
+    return frozenset(suffix.lower() for kind_ in kinds() for suffix in
+                     (*kind_.extensions, *(suffix for _, suffix in kind_.writers.values())))
+
+
 def _is_instance(file: Path, relative: tuple[str, ...]) -> bool:
     return (file.is_file()
+            and file.suffix.lower() in puzzle_suffixes()
             and file.suffix.lower() not in NOT_INSTANCES
             and not file.name.endswith("~")
             and "solution" not in file.name.lower()
@@ -137,13 +164,22 @@ def _is_instance(file: Path, relative: tuple[str, ...]) -> bool:
             and not NOT_INSTANCE_DIRS.intersection(relative[:-1]))
 
 
-def instance_files(paths: Iterable[str | Path]) -> list[Path]:
-    """Files as given; a directory stands for the puzzle files below it, sorted."""
+def instance_files(paths: Iterable[str | Path], skipped: list[Path] | None = None
+                   ) -> list[Path]:
+    """Files as given (``-``: standard input); a directory stands for the puzzle
+    files below it, sorted: those with a puzzle suffix (``puzzle_suffixes``) that
+    are not documentation, tables, solutions or collections.  The other files
+    below it (hidden ones aside) go to ``skipped`` when given."""
     out: list[Path] = []
     for path in map(Path, paths):
         if not path.is_dir():
             out.append(path)
             continue
-        out.extend(file for file in sorted(path.rglob("*"))
-                   if _is_instance(file, file.relative_to(path).parts))
+        for file in sorted(path.rglob("*")):
+            relative = file.relative_to(path).parts
+            if _is_instance(file, relative):
+                out.append(file)
+            elif (skipped is not None and file.is_file()
+                  and not any(p.startswith(".") for p in relative)):
+                skipped.append(file)
     return out

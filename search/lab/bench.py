@@ -48,6 +48,7 @@ from search.app.arguments import (
     NO,
     USAGE,
     YES,
+    Interrupted,
     add_comparison_command,
     at_least,
     positive,
@@ -690,7 +691,7 @@ def _terminate_as_interrupt() -> Iterator[None]:
         return
 
     def interrupt(signum: int, frame: Any) -> None:
-        raise KeyboardInterrupt
+        raise Interrupted(signum)
 
     previous = signal.signal(signal.SIGTERM, interrupt)
     try:

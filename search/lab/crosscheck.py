@@ -5,9 +5,11 @@ Each answer bounds the number of solutions (solve SOLVED: at least one;
 count COUNTED n: exactly n; unique MULTIPLE: at least two; a limit: at least
 what was found), so backends agree when all the bounds meet.  Check verdicts
 (which may be about another rule set, as Numberlink's well-designed check)
-must agree among themselves, and their evidence must verify.  Where the
-puzzle has exactly one solution, every returned solution must also have the
-same canonical key.  With ``--random`` the instances are generated and, when
+must agree among themselves, and their evidence must verify under the rules
+it obeys (``CheckReport.rules``).  Where the puzzle has exactly one solution,
+every returned solution must also have the same canonical key; a certificate
+under other rules is compared only with certificates under those same rules,
+never across rules.  With ``--random`` the instances are generated and, when
 tiny, a brute-force oracle (``search.lab.oracles``) answers too.
 """
 
@@ -30,6 +32,7 @@ from search.app.arguments import (
     apply_rule_options,
     positive,
     rule_variants,
+    say,
     worst,
 )
 from search.core.contract import GridcpError, InputError, Status, Unsupported
@@ -92,6 +95,10 @@ class Outcome:
     message: str = ""
     verdict: str = ""  # check: the verdict word
     ok: bool | None = None  # check: yes, no, or undecided
+    # check: the rule set its certificate obeys when not the puzzle's own (Numberlink's
+    # check may answer with the one lenient solution); its keys are compared only
+    # with answers under the same rules
+    rules: Any = None
 
     def bounds(self) -> tuple[int, float]:
         """The least and the most number of solutions this answer allows."""
@@ -174,7 +181,8 @@ def run_task(kind_: PuzzleKind, puzzle: Any, backend: str, task: str,
             break
     keys = () if violations else tuple(kind_.call("key", rules, s) for s in solutions)
     return Outcome(backend, task, result.status, count, keys, tuple(violations), result.wall,
-                   dict(result.effort), "" if task == "check" else result.message, verdict, ok)
+                   dict(result.effort), "" if task == "check" else result.message, verdict, ok,
+                   None if rules == puzzle else rules)
 
 
 def watched_task(kind_: PuzzleKind, puzzle: Any, backend: str, task: str,
@@ -268,13 +276,10 @@ def compare(source: str, puzzle: str, outcomes: list[Outcome]) -> Verdict:
     if lo > hi:
         problems.append(_conflicts(sound))
     elif lo == hi == 1:
-        keys = {o.backend + " " + o.task: o.keys[0] for o in sound if o.keys}
-        if len(set(keys.values())) > 1:
-            groups: dict[Any, list[str]] = {}
-            for name, key in keys.items():
-                groups.setdefault(key, []).append(name)
-            problems.append("one solution, but different ones: "
-                            + " | ".join(", ".join(names) for names in groups.values()))
+        problems += _different([o for o in sound if o.rules is None])
+    for rules in _other_rules(sound):  # certificates of one solution under other rules
+        problems += _different([o for o in sound if o.rules == rules and len(o.keys) == 1],
+                               f" under {_rule_name(puzzle, rules)}")
     limited = [o for o in sound if o.status is Status.LIMIT
                or (o.task == "check" and o.ok is None)]
     if problems:
@@ -289,6 +294,34 @@ def compare(source: str, puzzle: str, outcomes: list[Outcome]) -> Verdict:
     wall = sum(o.wall for o in outcomes)
     return Verdict(source, puzzle, "agree", [], outcomes,
                    f"{answer}; {', '.join(backends)}; {len(outcomes)} answers, {wall:.2f} s")
+
+
+def _different(outcomes: list[Outcome], under: str = "") -> list[str]:
+    """A problem when answers that each claim the one solution name different ones."""
+    keys = {o.backend + " " + o.task: o.keys[0] for o in outcomes if o.keys}
+    if len(set(keys.values())) < 2:
+        return []
+    groups: dict[Any, list[str]] = {}
+    for name, key in keys.items():
+        groups.setdefault(key, []).append(name)
+    return [f"one solution{under}, but different ones: "
+            + " | ".join(", ".join(names) for names in groups.values())]
+
+
+def _other_rules(outcomes: list[Outcome]) -> list[Any]:
+    """The rule sets, other than the puzzle's own, that some certificate obeys."""
+    found: list[Any] = []
+    for o in outcomes:
+        if o.rules is not None and o.rules not in found:
+            found.append(o.rules)
+    return found
+
+
+def _rule_name(puzzle: str, rules: Any) -> str:
+    """A rule set in words: its flags (``lenient``), or the default rules."""
+    kind_ = kind(puzzle)
+    flags = sorted(kind_.call("rules_of", rules)) if kind_.rules_of else []
+    return f"--{', --'.join(flags)}" if flags else "the default rules"
 
 
 def _answer(lo: int, hi: float) -> str:
@@ -360,7 +393,8 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     sub.add_argument("--random", type=positive(int), metavar="N",
                      help="cross-check N generated instances instead of files (needs --puzzle)")
     sub.add_argument("--size", default=None,
-                     help="with --random: N or WxH, or several comma-separated, used in turn")
+                     help="with --random: N or WxH, or several comma-separated, used in turn "
+                          "(default: the puzzle's small size)")
     sub.add_argument("--seed", type=int, default=1, help="with --random: the seed (default 1)")
     add_memory_argument(sub)
 
@@ -462,10 +496,11 @@ def _show(verdict: Verdict, kind_: PuzzleKind, puzzle: Any, as_json: bool) -> in
         line = verdict.as_json()
         if puzzle is not None and verdict.word != "agree":
             line["instance"] = kind_.call("format_puzzle", puzzle)
-        print(json.dumps(line), flush=True)
+        say(json.dumps(line), sys.stdout)
     else:
-        print(verdict.as_text(), flush=True)
+        shown = verdict.as_text()
         if puzzle is not None and verdict.word == "disagree":
             text = kind_.call("format_puzzle", puzzle)
-            print("  " + text.rstrip("\n").replace("\n", "\n  "), flush=True)
+            shown += "\n  " + text.rstrip("\n").replace("\n", "\n  ")
+        say(shown, sys.stdout)
     return verdict.exit_code

@@ -71,6 +71,7 @@ LINEARIZATION = 2  # CP-SAT's for a first solution (cpmodels.numberlink's)
 SEED = 0  # CP-SAT's random seed; one worker, so its search is a function of the model
 # The CP-SAT steps reach their model by name, so that ortools loads only when one runs.
 CIRCUIT, EFFORT = "cpmodels.numberlink:CircuitModel", "cpmodels.common:effort"
+MAKE_SOLVER, SOLVE = "cpmodels.common:make_solver", "cpmodels.common:solve"
 # the detour windows before CP-SAT's second cover and proof (cheap: a band of
 # k rows is a frontier of k cells), and the others after
 NEAR, FAR = WINDOWS[:9], WINDOWS[9:]
@@ -362,16 +363,10 @@ def _cpsat_solve(rules: Numberlink, step: str, work: float, deadline: Deadline, 
     if forbid is not None:
         built.forbid(forbid)
         built.hint(forbid)  # a second solution is often close to the first
-    solver = cp_model.CpSolver()
-    params = solver.parameters
-    params.num_workers = 1
-    params.random_seed = SEED
-    params.max_deterministic_time = work
-    params.linearization_level = linearization
-    left = deadline.remaining()
-    if left is not None:
-        params.max_time_in_seconds = max(left, 0.001)
-    status = solver.solve(built.model)
+    solver = load(MAKE_SOLVER)(time_limit=deadline.remaining(), seed=SEED)
+    solver.parameters.max_deterministic_time = work
+    solver.parameters.linearization_level = linearization
+    status = load(SOLVE)(solver, built.model)
     spent = load(EFFORT)(solver)
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         log.add(step, "cpsat", "found", spent)

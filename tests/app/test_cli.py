@@ -201,3 +201,71 @@ def test_manifest_mismatch_is_a_no(tmp_path: Path, capsys) -> None:
     (tmp_path / "a.fut").write_text(GOOD)
     code, out, _ = run(["count", "--manifest", "--brief", str(tmp_path / "a.fut")], capsys)
     assert code == 1 and "but the manifest expects 5" in out
+
+
+# ---------------------------------------------------------------- conventions
+
+EMPTY_6 = str(ROOT / "instances" / "futoshiki" / "latin" / "empty_6.txt")
+NEEDS_LENIENT = "3 3\n1 - 2\n- - -\n1 - 2\n"  # the paths cannot cover the middle row
+
+
+def test_option_sets_a_backend_field_checked_by_its_dataclass(capsys) -> None:
+    code, out, _ = run(["count", EMPTY_6, "--option", "fallback=no",
+                        "--option", "max_states=1e2"], capsys)
+    assert code == 3 and "budget 100" in out and "--option max_states=N raises it" in out
+    code, _, err = run(["count", EMPTY_6, "--option", "max_state=1"], capsys)
+    assert code == 2 and "(its options: max_states, quick_nodes, fallback, progress)" in err
+    code, _, err = run(["count", EMPTY_6, "--option", "max_states=lots"], capsys)
+    assert code == 2 and "max_states=lots: not a whole number" in err
+
+
+def test_help_shows_the_time_limits_defaults(capsys) -> None:
+    for command, default in (("solve", "default: none; 60 with --backend all"),
+                             ("crosscheck", "default: 10"), ("bench", "default: 10")):
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        assert default in " ".join(capsys.readouterr().out.split()), command
+
+
+def test_dash_reads_standard_input(monkeypatch, capsys) -> None:
+    import io
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(GOOD.encode())))
+    code, out, _ = run(["solve", "--brief", "-"], capsys)
+    assert code == 0 and out.startswith("-: SOLVED")
+
+
+def test_a_folder_scan_takes_puzzle_files_only(tmp_path: Path, capsys) -> None:
+    (tmp_path / "good.txt").write_text(GOOD)
+    (tmp_path / "board.svg").write_text("<svg/>")
+    (tmp_path / "notes.html").write_text("<p>")
+    (tmp_path / "README").write_text("about")
+    code, out, err = run(["solve", "--brief", str(tmp_path)], capsys)
+    assert code == 0 and err.count("\n") == 0
+    assert "1 answer (1 solved), 3 files skipped (not puzzle files)" in out
+
+
+def test_the_progress_bar_fits_the_terminal() -> None:
+    from search.app.progress import bar_line
+
+    for columns in (200, 80, 40, 20, 5):
+        line = bar_line(3, 10, 12.3, "instances/numberlink/adc2015/Q18.txt", columns)
+        assert len(line) <= columns - 1 and ("3/10" in line or columns < 10)
+
+
+def test_one_status_word_and_lianliankan_is_cleared_not_well_designed(capsys) -> None:
+    files = [str(ROOT / "instances/lianliankan/handmade" / f) for f in ("zigzag.llk",
+                                                                        "crossed.llk")]
+    code, out, _ = run(["check", *files], capsys)
+    assert f"{files[0]}: SOLVABLE (" in out and f"{files[1]}: UNSOLVABLE (" in out
+    assert "SOLVED SOLVABLE" not in out and "well-designed" not in out
+    assert "1 clearable, 1 not, 0 undecided" in out
+
+
+def test_no_full_cover_hints_at_lenient(tmp_path: Path, capsys) -> None:
+    board = tmp_path / "b.nl"
+    board.write_text(NEEDS_LENIENT)
+    code, out, _ = run(["solve", "--brief", str(board)], capsys)
+    assert code == 1 and out.startswith(f"{board}: UNSAT (solvable with --lenient)")
+    code, out, _ = run(["solve", "--brief", "--lenient", str(board)], capsys)
+    assert code == 0 and "solvable with" not in out

@@ -64,8 +64,9 @@ def test_a_bug_is_exit_4_in_one_line_and_a_traceback_with_debug(tmp_path: Path, 
     assert cli.main(["solve", str(board)]) == cli.BUG
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "a bug in gridcp" in err and "Traceback" not in err
-    with pytest.raises(ZeroDivisionError):
-        cli.main(["solve", "--debug", str(board)])
+    assert cli.main(["solve", "--debug", str(board)]) == cli.BUG  # a bug's code, with --debug too
+    err = capsys.readouterr().err
+    assert "Traceback" in err and "ZeroDivisionError: a bug" in err
 
 
 def test_out_of_memory_in_a_task_is_a_limit_answer(tmp_path: Path, capsys,

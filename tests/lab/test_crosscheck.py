@@ -82,6 +82,25 @@ def test_different_solutions_of_a_unique_puzzle_disagree() -> None:
     assert verdict.problems == ["one solution, but different ones: a unique | b solve"]
 
 
+def test_a_certificate_is_compared_under_its_own_rules(capsys) -> None:
+    """Numberlink's check answers "the only solution leaves cells empty" with the
+    one lenient solution: not the full-cover solution solve finds, and no
+    disagreement (README example, instance #3)."""
+    code = main(["crosscheck", "--random", "4", "--puzzle", "numberlink", "--size", "4,5x3",
+                 "--json"])
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert code == 0 and [line["verdict"] for line in lines] == ["agree"] * 4
+    assert lines[3]["summary"].startswith("1 solution;")
+    lenient = kind("numberlink").call("parse", "3 3\n1 - 2\n- - -\n1 - 2\n", "t").lenient()
+    a = Outcome("a", "check", Status.SOLVED, keys=("x",), ok=False, rules=lenient)
+    b = Outcome("b", "check", Status.SOLVED, keys=("y",), ok=False, rules=lenient)
+    c = Outcome("c", "solve", Status.SOLVED, keys=("z",))
+    d = Outcome("d", "unique", Status.UNIQUE, keys=("z",))
+    assert compare("f", "numberlink", [a, c, d]).word == "agree"
+    assert compare("f", "numberlink", [a, b, c, d]).problems == [
+        "one solution under --lenient, but different ones: a check | b check"]
+
+
 def test_bounds_meet_or_clash() -> None:
     limited = Outcome("a", "count", Status.LIMIT, count=5)
     exact = Outcome("b", "count", Status.COUNTED, count=3)

@@ -197,7 +197,8 @@ class CountDPBackend(FutoshikiBackend):
         except StateSpaceTooLarge as error:
             if not self.opts.fallback:
                 self.effort = stats
-                return CountResult(Status.LIMIT, 0, since(start), stats, f"count-dp: {error}")
+                return CountResult(Status.LIMIT, 0, since(start), stats,
+                                   f"count-dp: {error}; --option max_states=N raises it")
             result = self.helper.count(puzzle, limit=limit, time_limit=deadline.remaining())
             self.effort = {**self.helper.effort, "fallback": 1}
             message = f"count-dp: {error}; counted with propagate instead"

@@ -241,7 +241,8 @@ def _keep_level(at: Progress, level: Level, max_stored: int, where: str) -> None
     at.levels.append(level)
     at.stored += len(level.parents)
     if at.stored > max_stored:
-        raise TooWide(f"more than {max_stored} back-pointers kept by {where}; raise max_stored")
+        raise TooWide(f"more than {max_stored} back-pointers kept by {where}; "
+                      "raise it (--option max_stored=N)")
 
 
 def _narrow_to_beam(at: Progress, W: int, beam: int, rule: str, record: bool | str) -> None:
@@ -261,7 +262,7 @@ def _count_level(at: Progress, effort: dict | None, max_states: int, where: str)
             effort["states"] = max(effort["states"], at.max_seen)
         if at.max_seen > max_states:
             raise TooWide(f"more than {max_states} frontier states after {where}; "
-                          "raise max_states or use another backend")
+                          "raise it (--option max_states=N) or use another backend")
 
 
 @dataclass
