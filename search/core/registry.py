@@ -15,8 +15,9 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from search.core import inputs
 from search.core.contract import GridcpError, InputError, load
-from search.core.limits import TooLarge, check_file_size
+from search.core.limits import TooLarge
 from search.core.puzzlekind import PuzzleKind
 
 __all__ = ["PUZZLES", "PuzzleKind", "detect", "instance_files", "kind", "kinds", "load",
@@ -37,28 +38,13 @@ def kinds() -> list[PuzzleKind]:
 
 
 def read_text(path: str | Path, puzzle_file: bool = True) -> str:
-    """A file's text, or an InputError that says why it cannot be read.  A puzzle
-    file is first held to the size limit (``search.core.limits``); other files are not."""
-    source = str(path)
-    try:
-        if puzzle_file:
-            check_file_size(Path(path).stat().st_size, source)
-        data = Path(path).read_bytes()
-    except FileNotFoundError:
-        raise InputError("no such file", source) from None
-    except IsADirectoryError:
-        raise InputError("is a directory, not a puzzle file", source) from None
-    except OSError as error:
-        raise InputError(f"cannot read: {error.strerror}", source) from None
-    if b"\0" in data:
-        raise InputError("binary file, not a puzzle", source)
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        line = data[: error.start].count(b"\n") + 1
-        raise InputError("not UTF-8 text", source, line) from None
+    """A file's text, or an InputError that says why it cannot be read, through the
+    guarded way in (``search.core.inputs``): a puzzle file is held to the size
+    limit and to text without control characters; an empty file is refused."""
+    text = inputs.read_text(path, puzzle=puzzle_file,
+                            limit=None if puzzle_file else inputs.MAX_RESULTS_BYTES)
     if not text.strip():
-        raise InputError("empty file", source)
+        raise InputError("empty file", str(path))
     return harmless(text)
 
 

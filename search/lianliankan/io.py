@@ -27,6 +27,7 @@ from collections import Counter
 from typing import Any
 
 from search.core.contract import InputError
+from search.core.inputs import Cells, integer, is_integer, numbered, shown
 from search.core.limits import TooLarge, check_cells
 from search.lianliankan.model import Board, Cell, Move, Solution
 
@@ -59,8 +60,7 @@ def parse(text: str, source: str = "<input>") -> Board:
         raise InputError("no board in the file", source)
     if _has_seed_header(text):
         return _seed_printout(text, source)
-    headers = [n for n, line in enumerate(text.splitlines(), 1)
-               if line.split()[:2] == ["#", "board"]]
+    headers = [n for n, line in numbered(text) if line.split(maxsplit=2)[:2] == ["#", "board"]]
     if len(headers) > 1:
         raise InputError(f"a collection of {len(headers)} boards ('# board' lines); "
                          "give one board per file", source, headers[1])
@@ -82,8 +82,8 @@ def parse_many(text: str, source: str = "<input>") -> list[tuple[str, str, Board
                 raise InputError(f"board {header[0]} has no rows", source)
             found.append((*header, _grid(rows, source)))
 
-    for number, line in enumerate(text.splitlines(), start=1):
-        words = line.split()
+    for number, line in numbered(text):
+        words = line.split(maxsplit=4)
         if words[:2] == ["#", "board"]:
             close()
             if len(words) < 3:
@@ -120,15 +120,16 @@ def _has_seed_header(text: str) -> bool:
 
 def _content_lines(text: str) -> list[tuple[int, str]]:
     return [
-        (n, line) for n, line in enumerate(text.splitlines(), start=1)
+        (n, line) for n, line in numbered(text)
         if line.strip() and not line.lstrip().startswith("#")
     ]
 
 
 def _grid(body: list[tuple[int, str]], source: str) -> Board:
     rows: list[tuple[int, ...]] = []
+    cells = Cells(source)
     for number, line in body:
-        rows.append(tuple(_cell(word, source, number) for word in line.split()))
+        rows.append(tuple(_cell(word, source, number) for word in cells.words(line, number)))
         if len(rows[-1]) != len(rows[0]):
             raise InputError(
                 f"ragged rows: {len(rows[-1])} cells here, {len(rows[0])} in the first row",
@@ -138,29 +139,31 @@ def _grid(body: list[tuple[int, str]], source: str) -> Board:
 
 def _seed_printout(text: str, source: str) -> Board:
     """Read the first board of a seed printout, token by token (line breaks optional)."""
-    tokens = [(n, w) for n, line in enumerate(text.splitlines(), start=1)
-              for w in line.split() if not line.lstrip().startswith("#")]
+    cells = Cells(source, per_cell=2)  # the cells and a label a row, a header a column
+    tokens = [(n, w) for n, line in numbered(text) if not line.lstrip().startswith("#")
+              for w in cells.words(line, n)]
     start = next(i for i, (_, w) in enumerate(tokens) if w == "--:")
     i, width = start + 1, 0
-    while i < len(tokens) and tokens[i][1].isdigit():
+    while i < len(tokens) and is_integer(tokens[i][1]) and tokens[i][1].isdigit():
         if int(tokens[i][1]) != width:
-            raise InputError(f"header column {tokens[i][1]} should be {width:02d}",
+            raise InputError(f"header column {shown(tokens[i][1])} should be {width:02d}",
                              source, tokens[i][0])
         i, width = i + 1, width + 1
     if width == 0:
         raise InputError("the header '--:' names no columns", source, tokens[start][0])
     rows: list[tuple[int, ...]] = []
-    while i < len(tokens) and re.fullmatch(r"\d+:", tokens[i][1]):
+    while i < len(tokens) and re.fullmatch(r"[0-9]+:", tokens[i][1]):
         number, label = tokens[i]
-        if int(label[:-1]) != len(rows):
-            raise InputError(f"row label {label} should be {len(rows):02d}:", source, number)
+        if integer(label[:-1], source, number, "a row label") != len(rows):
+            raise InputError(f"row label {shown(label)} should be {len(rows):02d}:", source,
+                             number)
         i += 1
         cells = []
-        while i < len(tokens) and re.fullmatch(r"-?\d+", tokens[i][1]):
+        while i < len(tokens) and re.fullmatch(r"-?[0-9]+", tokens[i][1]):
             cells.append(_cell(tokens[i][1], source, tokens[i][0]))
             i += 1
         if len(cells) != width:
-            raise InputError(f"row {label} has {len(cells)} cells, the header {width}",
+            raise InputError(f"row {shown(label)} has {len(cells)} cells, the header {width}",
                              source, number)
         rows.append(tuple(cells))
         if i < len(tokens) and tokens[i][1] == "--:":
@@ -171,10 +174,9 @@ def _seed_printout(text: str, source: str) -> Board:
 
 
 def _cell(word: str, source: str, line: int) -> int:
-    try:
-        value = int(word)
-    except ValueError:
-        raise InputError(f"{word!r} is not a number", source, line) from None
+    if not is_integer(word):
+        raise InputError(f"{shown(word)} is not a number", source, line)
+    value = integer(word, source, line, "a cell")
     if value < 0:
         raise InputError(f"{value} is negative (0 = empty, pictures from 1)", source, line)
     return value
@@ -194,7 +196,7 @@ def _checked(grid: tuple[tuple[int, ...], ...], source: str, line: int) -> Board
 
 # ---------------------------------------------------------------- solutions
 
-_CELL = re.compile(r"\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)")
+_CELL = re.compile(r"\(\s*(-?[0-9]+)\s*,\s*(-?[0-9]+)\s*\)")
 
 
 def format_move(board: Board, move: Move) -> str:
@@ -216,12 +218,13 @@ def format_solution(board: Board, solution: Solution) -> str:
 def parse_solution(text: str, board: Board | None = None, source: str = "<solution>") -> Solution:
     """Read a move list written by ``format_solution`` (``#`` lines are comments)."""
     moves = []
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in numbered(text):
         body = line.split("#", 1)[0].strip()
         if not body:
             continue
-        body = re.sub(r"^\d+\s*:", "", body).strip()
-        cells = [(int(r), int(c)) for r, c in _CELL.findall(body)]
+        body = re.sub(r"^[0-9]+\s*:", "", body).strip()
+        cells = [(integer(r, source, number, "a row"), integer(c, source, number, "a column"))
+                 for r, c in _CELL.findall(body)]
         if len(cells) < 2 or _CELL.sub("", body).replace("-", "").strip():
             raise InputError("a move is 'picture: (r,c) - (r,c) ...' with two tiles or more",
                              source, number)
