@@ -72,13 +72,12 @@ def parse(text: str, source: str = "<input>") -> Futoshiki:
 
 
 def parse_seed(text: str, source: str = "<input>") -> Futoshiki:
-    """The seed format, read line by line: n first, then each line split only
-    once n allows it (``Cells``), so a huge file is refused before it is split."""
-    rows = ((number, line) for number, line in numbered(text) if line.strip())
-    first = next(rows, None)
-    if first is None:
+    """The seed format: n first, then its 2n - 1 lines, each split only once n
+    allows it (``Cells``), so that a huge file is refused before it is split."""
+    rows = [(number, line) for number, line in numbered(text) if line.strip()]
+    if not rows:
         raise InputError("empty file", source)
-    number, line = first
+    number, line = rows[0]
     tokens = line.split(maxsplit=1)
     if len(tokens) != 1 or not is_integer(tokens[0]):
         raise InputError(f"the first line must be the order n >= 1, found {shown(line.strip())}",
@@ -87,14 +86,15 @@ def parse_seed(text: str, source: str = "<input>") -> Futoshiki:
     if n < 1:
         raise InputError(f"the first line must be the order n >= 1, found {n}", source, number)
     check_cells(n, n, source, number, "square")
+    body = rows[1:]
+    if len(body) != 2 * n - 1:
+        where = body[-1][0] if body else number
+        raise InputError(f"n = {n} needs {2 * n - 1} lines after the first, found {len(body)}",
+                         source, where)
     cells = Cells(source, "square", per_cell=4)  # 2n - 1 rows of 2n - 1 tokens
     givens: list[tuple[int, ...]] = []
     less: list[tuple[Cell, Cell]] = []
-    i = -1
-    for i, (number, line) in enumerate(rows):
-        if i >= 2 * n - 1:
-            raise InputError(f"n = {n} needs {2 * n - 1} lines after the first, found more",
-                             source, number)
+    for i, (number, line) in enumerate(body):
         tokens = cells.words(line, number)
         r = i // 2
         if len(tokens) != 2 * n - 1:
@@ -115,9 +115,6 @@ def parse_seed(text: str, source: str = "<input>") -> Futoshiki:
                 if tokens[2 * c + 1] != "-":
                     raise InputError(f"token {2 * c + 2} must be the filler '-', "
                                      f"found {shown(tokens[2 * c + 1])}", source, number)
-    if i + 1 != 2 * n - 1:
-        raise InputError(f"n = {n} needs {2 * n - 1} lines after the first, found {i + 1}",
-                         source, number)
     return Futoshiki(n, tuple(givens), tuple(sorted(less)))
 
 

@@ -45,6 +45,7 @@ from typing import Any
 from search.app.arguments import USAGE, YES, add_comparison_command, at_least, positive, version
 from search.app.manifest import listed_rules, with_defaults
 from search.core.contract import GridcpError, Status
+from search.core.inputs import json_records
 from search.core.outputs import out_dir, out_file
 from search.core.registry import PuzzleKind, load, read_text
 from search.lab.crosscheck import TASKS, load_instances, with_backends
@@ -320,25 +321,29 @@ def _shown(path: Path) -> str:
 
 
 def read_results(out: Path) -> list[dict[str, Any]]:
-    """The records of a results file; a line cut short by an interruption is dropped."""
-    return [r for r in _lines(out) if all(k in r for k in RUN_FIELDS[:3])]
+    """The run records of a results file (none if it does not exist); a malformed
+    record is an InputError naming its line."""
+    return [r for r in _lines(out) if "sweep" not in r]
 
 
 def read_sweeps(out: Path) -> list[dict[str, Any]]:
     """The ``{"sweep": ...}`` lines: each sweep's command, machine and skipped peers."""
-    return [r["sweep"] for r in _lines(out) if isinstance(r.get("sweep"), dict)]
+    return [r["sweep"] for r in _lines(out) if "sweep" in r]
+
+
+NUMBER, TEXT, TABLE = (int, float), (str,), (dict,)
+RESULT_FIELDS = {"instance": TEXT, "set": TEXT, "puzzle": TEXT, "backend": TEXT, "task": TEXT,
+                 "status": TEXT, "wall": NUMBER, "time_limit": NUMBER}  # what a report reads
+RESULT_OPTIONAL = {"rules": (dict, type(None)), "effort": (dict, type(None)),
+                   "count": (int, type(None)), "verdict": (str, type(None)),
+                   "expected": (str, type(None)), "run_wall": NUMBER, "import_wall": NUMBER,
+                   "peak_mib": NUMBER, "versions": TABLE, "host": TEXT}
 
 
 def _lines(out: Path) -> list[dict[str, Any]]:
     if not out.exists():
         return []
-    records = []
-    for line in out.read_text(errors="replace").splitlines():
-        with contextlib.suppress(json.JSONDecodeError):
-            record = json.loads(line)
-            if isinstance(record, dict):
-                records.append(record)
-    return records
+    return json_records(out, RESULT_FIELDS, RESULT_OPTIONAL, other={"sweep": TABLE})
 
 
 def settled(record: dict[str, Any], spec: dict[str, Any], retry_errors: bool) -> bool:

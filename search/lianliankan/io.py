@@ -146,7 +146,7 @@ def _seed_printout(text: str, source: str) -> Board:
     i, width = start + 1, 0
     while i < len(tokens) and is_integer(tokens[i][1]) and tokens[i][1].isdigit():
         if int(tokens[i][1]) != width:
-            raise InputError(f"header column {shown(tokens[i][1])} should be {width:02d}",
+            raise InputError(f"header column {tokens[i][1]} should be {width:02d}",
                              source, tokens[i][0])
         i, width = i + 1, width + 1
     if width == 0:
