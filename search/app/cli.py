@@ -49,7 +49,7 @@ from search.core.contract import (
     Status,
 )
 from search.core.limits import Overtime, limit_memory, max_cells_set, watchdog
-from search.core.outputs import out_dir
+from search.core.outputs import distinct_targets, out_dir, terminal_safe, write_file
 from search.core.registry import (
     PUZZLES,
     PuzzleKind,
@@ -467,6 +467,8 @@ def run_convert(args: Any) -> int:
     files = list(map(str, instance_files(args.files)))
     if not files:
         raise GridcpError(f"no puzzle files in {', '.join(args.files)}")
+    if out:
+        distinct_targets(files, lambda file: out / (Path(file).stem + _suffix(args.to)))
     for file in files:
         try:
             kind_, puzzle = read_puzzle(file, args.puzzle)
@@ -476,13 +478,20 @@ def run_convert(args: Any) -> int:
             codes.append(USAGE)
             continue
         if out:
-            target = out / (Path(file).stem + suffix)
-            target.write_text(text)
+            target = write_file(out / (Path(file).stem + suffix), text, force=args.force)
             print(f"{file} -> {target}", file=sys.stderr)
         else:
             print(text, end="" if text.endswith("\n") else "\n")
         codes.append(YES)
     return worst(codes)
+
+
+def _suffix(fmt: str | None) -> str:
+    """The suffix ``convert`` gives a file in format ``fmt`` (of whichever puzzle
+    has a writer by that name), before any file is read."""
+    found = {kind_.writers[fmt][1] for kind_ in kinds() if fmt in kind_.writers}
+    return found.pop() if fmt is not None and len(found) == 1 else ".txt" if fmt is None \
+        else ""
 
 
 def _converted(kind_: PuzzleKind, puzzle: Any, fmt: str | None, file: str) -> tuple[str, str]:
@@ -567,6 +576,7 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
                      + " (default: the puzzle's own)")
     sub.add_argument("-o", "--out", metavar="DIR",
                      help="write one file per puzzle here (FILE.txt, or the format's suffix)")
+    sub.add_argument("--force", action="store_true", help="overwrite files that exist")
     add_limit_arguments(sub)
     sub.set_defaults(run=run_convert)
     text = "draw each puzzle, its solution or its verdict (SVG, PNG or HTML)"
@@ -585,6 +595,7 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     sub.add_argument("-o", "--out", metavar="OUT", help="the picture file, or a folder")
     sub.add_argument("--format", choices=("svg", "png", "html"),
                      help="picture format when -o is a folder (default: svg)")
+    sub.add_argument("--force", action="store_true", help="overwrite pictures that exist")
     sub.set_defaults(run=run_draw)
     words = sys.argv[1:] if argv is None else argv
     generating = words[1] if len(words) > 1 and words[0] == "generate" else None
@@ -603,6 +614,7 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
         add_limit_arguments(gen)
         gen.add_argument("--method", help="generator variant")
         gen.add_argument("-o", "--out", metavar="DIR", help="write one file per puzzle here")
+        gen.add_argument("--force", action="store_true", help="overwrite files that exist")
         gen.add_argument("--json", action="store_true", help="one JSON object per line")
         if kind_.add_generate_arguments and generating == kind_.name:
             kind_.call("add_generate_arguments", gen)
@@ -633,7 +645,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if argv is None and getattr(args, "cap_memory", False):
             limit_memory(args.memory_limit)
-        with max_cells_set(getattr(args, "max_cells", None)):
+        with max_cells_set(getattr(args, "max_cells", None)), terminal_safe():
             return args.run(args)
     except GridcpError as error:
         print(f"gridcp: {error}", file=sys.stderr)

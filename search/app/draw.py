@@ -55,7 +55,8 @@ def run(args: Any) -> int:
             for variant in variants:
                 drawing = _drawing(kind_, variant.puzzle, variant.name, args)
                 out = target if len(variants) == 1 else _labelled(target, variant.rules)
-                _write(variant.puzzle, drawing, out, args.format)
+                _write(variant.puzzle, drawing, out, args.format,
+                       getattr(args, "force", False))
                 _tell(args, variant.name, out, drawing)
                 codes.append(drawing.code)
         except InputError as error:
@@ -174,7 +175,8 @@ def _labelled(target: Path, rules: dict[str, Any]) -> Path:
     return target.with_name(f"{target.stem}-{'-'.join(words)}{target.suffix}")
 
 
-def _write(puzzle: Any, drawing: Drawing, out: Path, fmt: str | None) -> None:
+def _write(puzzle: Any, drawing: Drawing, out: Path, fmt: str | None,
+           force: bool = False) -> None:
     html = out.suffix == ".html" or str(out) == "-" and fmt == "html"
     captions = ("solution A", "solution B") if len(drawing.solutions) == 2 else ()
     picture = figure(puzzle, drawing.solutions, title=drawing.title, captions=captions,
@@ -186,7 +188,7 @@ def _write(puzzle: Any, drawing: Drawing, out: Path, fmt: str | None) -> None:
         return
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
-        write(picture, out, drawing.title)
+        write(picture, out, drawing.title, force)
     except OSError as error:
         raise GridcpError(f"cannot write {out}: {error.strerror}") from None
 

@@ -40,7 +40,7 @@ from search.core.contract import InputError, printable
 from search.core.limits import BYTES_PER_CELL, TooLarge, max_cells
 
 __all__ = ["Cells", "decode", "integer", "is_integer", "json_records", "lines", "numbered",
-           "printable", "read_bytes", "read_text", "shown"]
+           "printable", "read_bytes", "read_text", "record_of", "shown"]
 
 STDIN = "-"
 SHOWN = 80  # characters of a bad line a message quotes at most
@@ -291,7 +291,7 @@ def _no_constant(word: str) -> float:
     raise ValueError(f"{word} is not a JSON number")
 
 
-def record(line: str, source: str, number: int) -> dict:
+def record_of(line: str, source: str, number: int | None = None) -> dict:
     """One JSON object of a JSON-lines file, or an InputError naming the line."""
     try:
         found = json.loads(line, parse_int=_capped_int, parse_constant=_no_constant)
@@ -323,7 +323,7 @@ def json_records(path: str | Path, required: Shape, optional: Shape | None = Non
         if not line.strip():
             continue
         try:
-            item = record(line, source, number)
+            item = record_of(line, source, number)
         except InputError:
             if cut_short_last and number == len(numbered_lines) and \
                     not text.endswith(("\n", "\r")):

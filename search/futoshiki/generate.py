@@ -37,7 +37,7 @@ import time
 from typing import Any
 
 from search.core.contract import GridcpError, Status
-from search.core.outputs import out_dir
+from search.core.outputs import out_dir, write_file
 from search.futoshiki.grade import GRADES, grade, solved_at
 from search.futoshiki.model import Cell, Futoshiki, Solution
 
@@ -294,7 +294,7 @@ def generate(args: Any) -> int:
             line = json.dumps(record)
         if out:
             target = out / f"futoshiki_{n}_{args.seed}_{k}.txt"
-            target.write_text(text)
+            write_file(target, text, force=getattr(args, "force", False))
             between = f"{len(puzzle.bars)} bars" if adjacent else \
                 f"{len(puzzle.less)} inequalities"
             print(f"{target}: {givens} givens, {between}",

@@ -45,8 +45,8 @@ from typing import Any
 from search.app.arguments import USAGE, YES, add_comparison_command, at_least, positive, version
 from search.app.manifest import listed_rules, with_defaults
 from search.core.contract import GridcpError, Status
-from search.core.inputs import json_records
-from search.core.outputs import out_dir, out_file
+from search.core.inputs import json_records, record_of
+from search.core.outputs import appending, check_appendable, out_dir, out_file
 from search.core.registry import PuzzleKind, load, read_text
 from search.lab.crosscheck import TASKS, load_instances, with_backends
 from search.lab.sweep_child import PARENT_ENV, die_with_parent
@@ -355,15 +355,6 @@ def settled(record: dict[str, Any], spec: dict[str, Any], retry_errors: bool) ->
     return not (retry_errors and record["status"] == "ERROR" and not record.get("unsupported"))
 
 
-def _trim_partial_line(out: Path) -> None:
-    """Cut a last line left unfinished by a kill, so the next record starts clean."""
-    if not out.exists() or out.stat().st_size == 0:
-        return
-    data = out.read_bytes()
-    if not data.endswith(b"\n"):
-        out.write_bytes(data[: data.rfind(b"\n") + 1])
-
-
 # ---------------------------------------------------------------- the sweep
 
 
@@ -408,7 +399,10 @@ def sweep(specs: list[dict[str, Any]], out: Path, executor: cf.Executor,
           progress: Progress | None = None, *, retry_errors: bool = False,
           header: dict[str, Any] | None = None) -> Iterator[dict[str, Any]]:
     """Run the specs not settled in ``out`` yet, appending each record as it finishes."""
-    _trim_partial_line(out)
+    def complete(line: str) -> object:
+        return record_of(line, str(out))
+
+    check_appendable(out, complete)
     wanted = {run_key(s): s for s in specs}
     done = {run_key(r): r for r in read_results(out) if run_key(r) in wanted}
     done = {k: r for k, r in done.items() if settled(r, wanted[k], retry_errors)}
@@ -421,18 +415,17 @@ def sweep(specs: list[dict[str, Any]], out: Path, executor: cf.Executor,
     out.parent.mkdir(parents=True, exist_ok=True)
     futures = {executor.submit(run_isolated, spec): spec for spec in todo}
     try:
-        with out.open("a") as sink:
+        with appending(out, complete) as append:
             if header is not None and todo:
-                sink.write(json.dumps({"sweep": header}) + "\n")
+                append(json.dumps({"sweep": header}))
             for future in cf.as_completed(futures):
                 try:
-                    record = future.result()
+                    done_run = future.result()
                 except Exception as error:  # the worker itself was lost (a Dask node, ...)
-                    record = _lost(futures[future], error)
-                sink.write(json.dumps(record) + "\n")
-                sink.flush()
-                progress.update(record)
-                yield record
+                    done_run = _lost(futures[future], error)
+                append(json.dumps(done_run))
+                progress.update(done_run)
+                yield done_run
     finally:
         for future in futures:
             future.cancel()
@@ -613,7 +606,7 @@ def run_bench(args: argparse.Namespace) -> int:
     if args.report:
         from search.lab.report import write_report
 
-        write_report(out, Path(args.report), suite=args.suite)
+        write_report(out, Path(args.report), suite=args.suite, force=True)
     return YES
 
 

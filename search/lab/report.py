@@ -20,6 +20,7 @@ sweep ran on (CPU model, cores, load average at its start).
 from __future__ import annotations
 
 import argparse
+import html
 import statistics
 import sys
 from collections import defaultdict
@@ -28,8 +29,8 @@ from typing import Any
 
 from search.app.arguments import YES
 from search.app.manifest import labelled
-from search.core.contract import GridcpError
-from search.core.outputs import out_dir
+from search.core.contract import GridcpError, printable
+from search.core.outputs import out_dir, out_file, save_figure, write_file
 from search.core.registry import read_text
 from search.lab.bench import read_results, read_sweeps, run_key
 
@@ -313,7 +314,7 @@ def _pyplot() -> Any:
     return plt
 
 
-def cactus(records: list[Record], target: Path, plt: Any) -> None:
+def cactus(records: list[Record], target: Path, plt: Any, force: bool = False) -> None:
     """Instances solved within t seconds, one line per backend, one panel per puzzle
     (rows) and task (columns): backends of one puzzle are compared on its instances."""
     puzzles = list(dict.fromkeys(r["puzzle"] for r in records))
@@ -340,12 +341,12 @@ def cactus(records: list[Record], target: Path, plt: Any) -> None:
             ax.grid(True, which="both", alpha=0.3)
             ax.legend(fontsize="small")
     figure.tight_layout()
-    figure.savefig(target, dpi=100)
+    save_figure(figure, target, force=force, dpi=100)
     plt.close(figure)
 
 
 def scatter(records: list[Record], task: str, pair: tuple[str, str], target: Path,
-            plt: Any) -> bool:
+            plt: Any, force: bool = False) -> bool:
     """Backend A's time against B's per instance, log-log; unsolved runs sit at PAR-2,
     beyond the dashed lines of the time limit."""
     a, b = pair
@@ -382,19 +383,20 @@ def scatter(records: list[Record], task: str, pair: tuple[str, str], target: Pat
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(loc="upper left", fontsize="small")
     figure.tight_layout()
-    figure.savefig(target, dpi=110)
+    save_figure(figure, target, force=force, dpi=110)
     plt.close(figure)
     return True
 
 
-def make_plots(records: list[Record], out: Path, pair: tuple[str, str] | None) -> list[str]:
+def make_plots(records: list[Record], out: Path, pair: tuple[str, str] | None,
+               force: bool = False) -> list[str]:
     plt = _pyplot()
     if plt is None:
         print("gridcp: no plots: matplotlib is missing (pip install 'gridcp[plots]')",
               file=sys.stderr)
         return []
     written = ["cactus.png"]
-    cactus(records, out / "cactus.png", plt)
+    cactus(records, out / "cactus.png", plt, force)
     backends = list(dict.fromkeys(r["backend"] for r in records))
     if pair is None and {"search", "cpsat"} <= set(backends):
         pair = ("search", "cpsat")  # the two backends every puzzle has
@@ -403,7 +405,7 @@ def make_plots(records: list[Record], out: Path, pair: tuple[str, str] | None) -
         return written
     for task in dict.fromkeys(r["task"] for r in records):
         name = f"scatter-{task}.png"
-        if scatter(records, task, pair, out / name, plt):
+        if scatter(records, task, pair, out / name, plt, force):
             written.append(name)
     return written
 
@@ -417,6 +419,8 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     sub.add_argument("results", metavar="FILE.jsonl")
     sub.add_argument("-o", "--out", metavar="DIR",
                      help="write report.md and the PNG plots here (default: tables to stdout)")
+    sub.add_argument("--force", action="store_true",
+                     help="overwrite report.md and the plots if DIR holds them already")
     sub.add_argument("--scatter", metavar="A,B",
                      help="the two backends of the scatter plots "
                           "(default: search,cpsat, else the first two)")
@@ -435,22 +439,36 @@ def run_report(args: argparse.Namespace) -> int:
         records, unsupported, sweeps = _read(path)
         print(markdown(records, path.name, [], unsupported, sweeps))
         return YES
-    write_report(path, Path(args.out), pair=pair)
+    write_report(path, Path(args.out), pair=pair, force=args.force)
     return YES
 
 
 def _read(path: Path) -> tuple[list[Record], list[Record], list[dict[str, Any]]]:
     read_text(path, puzzle_file=False)  # a missing, binary or empty file: one line, exit 2
-    records = latest(read_results(path))
+    records = [safe(r) for r in latest(read_results(path))]
     unsupported = [r for r in records if r.get("unsupported")]
     records = [r for r in records if not r.get("unsupported")]
     if not records:
         raise GridcpError(f"{path}: no runs recorded")
-    return records, unsupported, read_sweeps(path)
+    return records, unsupported, [safe(s) for s in read_sweeps(path)]
+
+
+def safe(value: Any) -> Any:
+    """A record with every string fit for a Markdown page: HTML escaped, ``|`` (a
+    table's column bar) and backticks escaped, non-printable characters (line
+    breaks included) shown as escapes, so that a results file cannot put markup,
+    a script or a broken table into the report."""
+    if isinstance(value, str):
+        return html.escape(printable(value)).replace("|", "\\|").replace("`", "\\`")
+    if isinstance(value, dict):
+        return {safe(k): safe(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [safe(v) for v in value]
+    return value
 
 
 def write_report(path: Path, out: Path, *, pair: tuple[str, str] | None = None,
-                 suite: str | None = None) -> None:
+                 suite: str | None = None, force: bool = False) -> None:
     """report.md and the plots of a results file, in ``out``.  A suite's
     ``[report]`` table chooses the scatter pair and the extra tables."""
     records, unsupported, sweeps = _read(path)
@@ -464,11 +482,12 @@ def write_report(path: Path, out: Path, *, pair: tuple[str, str] | None = None,
         if pair is None and settings.get("scatter"):
             pair = tuple(settings["scatter"])
     out = out_dir(out, "-o")
-    plots = make_plots(records, out, pair)
+    out_file(out / "report.md", "-o", force=force)  # before any plot is drawn
+    plots = make_plots(records, out, pair, force)
     remake = next((s["command"] for s in reversed(sweeps) if s.get("command")), "")
     if not remake.count("--report"):
         remake = (remake + " && " if remake else "") + \
             f"python -m search report {path} -o {out}"
-    (out / "report.md").write_text(markdown(records, path.name, plots, unsupported, sweeps, by,
-                                            remake))
+    write_file(out / "report.md", markdown(records, path.name, plots, unsupported, sweeps, by,
+                                           remake), force=force)
     print(f"wrote {out / 'report.md'}" + "".join(f", {out / p}" for p in plots))

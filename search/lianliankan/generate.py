@@ -30,7 +30,7 @@ from typing import Any
 
 from search.core.contract import GridcpError, Status
 from search.core.limits import MAX_TURNS, check_cells, turns
-from search.core.outputs import out_dir
+from search.core.outputs import out_dir, write_file
 from search.lianliankan.io import format_board
 from search.lianliankan.model import Board, Grid
 from search.lianliankan.paths import WALL, Field
@@ -331,7 +331,8 @@ def generate(args: Any) -> int:
                               "kind": args.kind, "border": board.border,
                               "gravity": board.gravity, "grid": [list(r) for r in board.grid]}))
         elif out is not None:
-            (out / f"{name}.llk").write_text(format_board(board))
+            write_file(out / f"{name}.llk", format_board(board),
+                       force=getattr(args, "force", False))
         else:
             print(f"# board {name}")
             print(format_board(board), end="")

@@ -18,10 +18,12 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass
+from pathlib import Path
 
-from search.core.contract import InputError
-from search.core.inputs import Cells, integer, numbered, shown
+from search.core.contract import GridcpError, InputError
+from search.core.inputs import Cells, integer, numbered, read_text, shown
 from search.core.limits import TooLarge, check_cells
+from search.core.outputs import write_file
 from search.numberlink.model import Cell, Numberlink, Pair, Solution
 
 SOLID = "X"  # how the seed's format writes a blocked cell
@@ -440,15 +442,13 @@ def describe(puzzle: Numberlink) -> str:
 
 def split(path: str, folder: str) -> list[str]:
     """Write each puzzle of a multi-puzzle file to FOLDER/<stem>_<index>.nl."""
-    from pathlib import Path
-
     source = Path(path)
     out = Path(folder)
     out.mkdir(parents=True, exist_ok=True)
     written = []
-    for index, puzzle in enumerate(parse_many(source.read_text(), str(source))):
+    for index, puzzle in enumerate(parse_many(read_text(source), str(source))):
         target = out / f"{source.stem}_{index:03d}.nl"
-        target.write_text(format_puzzle(puzzle))
+        write_file(target, format_puzzle(puzzle))
         written.append(str(target))
     return written
 
@@ -460,5 +460,5 @@ if __name__ == "__main__":
         sys.exit("usage: python -m search.numberlink.io split FILE DIR")
     try:
         print("\n".join(split(sys.argv[2], sys.argv[3])))
-    except InputError as error:
+    except GridcpError as error:
         sys.exit(str(error))
