@@ -33,6 +33,7 @@ from search.app.arguments import (
     add_debug_argument,
     add_limit_arguments,
     add_memory_argument,
+    add_whole_limits,
     at_least,
     positive,
     rule_variants,
@@ -463,12 +464,13 @@ def _backends_for(kind_: PuzzleKind, args: Any, puzzle: Any = None) -> list[str 
 
 def run_convert(args: Any) -> int:
     codes: list[int] = []
-    out = out_dir(args.out, "-o") if args.out else None
     files = list(map(str, instance_files(args.files)))
     if not files:
         raise GridcpError(f"no puzzle files in {', '.join(args.files)}")
-    if out:
-        distinct_targets(files, lambda file: out / (Path(file).stem + _suffix(args.to)))
+    if args.out:  # before anything is made or written
+        distinct_targets(files, lambda file: Path(args.out) / (Path(file).stem
+                                                                + _suffix(args.to)))
+    out = out_dir(args.out, "-o") if args.out else None
     for file in files:
         try:
             kind_, puzzle = read_puzzle(file, args.puzzle)
@@ -578,6 +580,7 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
                      help="write one file per puzzle here (FILE.txt, or the format's suffix)")
     sub.add_argument("--force", action="store_true", help="overwrite files that exist")
     add_limit_arguments(sub)
+    add_whole_limits(sub)
     sub.set_defaults(run=run_convert)
     text = "draw each puzzle, its solution or its verdict (SVG, PNG or HTML)"
     sub = commands.add_parser("draw", help=text, description=text, epilog=(
@@ -596,6 +599,7 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     sub.add_argument("--format", choices=("svg", "png", "html"),
                      help="picture format when -o is a folder (default: svg)")
     sub.add_argument("--force", action="store_true", help="overwrite pictures that exist")
+    add_memory_argument(sub)
     sub.set_defaults(run=run_draw)
     words = sys.argv[1:] if argv is None else argv
     generating = words[1] if len(words) > 1 and words[0] == "generate" else None
@@ -615,6 +619,7 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
         gen.add_argument("--method", help="generator variant")
         gen.add_argument("-o", "--out", metavar="DIR", help="write one file per puzzle here")
         gen.add_argument("--force", action="store_true", help="overwrite files that exist")
+        add_memory_argument(gen)
         gen.add_argument("--json", action="store_true", help="one JSON object per line")
         if kind_.add_generate_arguments and generating == kind_.name:
             kind_.call("add_generate_arguments", gen)
@@ -645,7 +650,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if argv is None and getattr(args, "cap_memory", False):
             limit_memory(args.memory_limit)
-        with max_cells_set(getattr(args, "max_cells", None)), terminal_safe():
+        whole = args.time_limit if getattr(args, "whole_time_limit", False) else None
+        with max_cells_set(getattr(args, "max_cells", None)), terminal_safe(), \
+                watchdog(whole):
             return args.run(args)
     except GridcpError as error:
         print(f"gridcp: {error}", file=sys.stderr)

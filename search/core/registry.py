@@ -42,7 +42,8 @@ def read_text(path: str | Path, puzzle_file: bool = True) -> str:
     guarded way in (``search.core.inputs``): a puzzle file is held to the size
     limit and to text without control characters; an empty file is refused."""
     text = inputs.read_text(path, puzzle=puzzle_file,
-                            limit=None if puzzle_file else inputs.MAX_RESULTS_BYTES)
+                            limit=None if puzzle_file else inputs.MAX_RESULTS_BYTES,
+                            what="a puzzle file" if puzzle_file else "a file")
     if not text.strip():
         raise InputError("empty file", str(path))
     return harmless(text)

@@ -27,7 +27,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from search.app.arguments import YES
+from search.app.arguments import YES, add_whole_limits
 from search.app.manifest import labelled
 from search.core.contract import GridcpError, printable
 from search.core.outputs import out_dir, out_file, save_figure, write_file
@@ -421,6 +421,7 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
                      help="write report.md and the PNG plots here (default: tables to stdout)")
     sub.add_argument("--force", action="store_true",
                      help="overwrite report.md and the plots if DIR holds them already")
+    add_whole_limits(sub)
     sub.add_argument("--scatter", metavar="A,B",
                      help="the two backends of the scatter plots "
                           "(default: search,cpsat, else the first two)")
