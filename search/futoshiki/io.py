@@ -41,7 +41,8 @@ def looks_like_seed(text: str) -> bool:
                 break
     return (
         len(found) == 2
-        and _INTEGER.fullmatch(found[0].strip()) is not None
+        # any digits, so that a '³' or a 5,000-digit order gets the seed reader's message
+        and (_INTEGER.fullmatch(found[0].strip()) is not None or found[0].strip().isdigit())
         and "," not in found[1]
     )
 

@@ -174,7 +174,7 @@ def _seed_printout(text: str, source: str) -> Board:
 
 
 def _cell(word: str, source: str, line: int) -> int:
-    if not is_integer(word):
+    if not re.fullmatch(r"[+-]?[0-9]+", word):
         raise InputError(f"{shown(word)} is not a number", source, line)
     value = integer(word, source, line, "a cell")
     if value < 0:
