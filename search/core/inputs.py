@@ -33,7 +33,6 @@ import stat
 import sys
 import unicodedata
 from collections.abc import Iterator, Mapping
-from itertools import islice
 from pathlib import Path
 
 from search.core.contract import InputError, printable
@@ -52,14 +51,13 @@ MAX_RESULTS_BYTES = 1024 * 1024 * 1024  # a results file of a sweep
 CHUNK = 1024 * 1024
 
 _BREAK = re.compile(r"\r\n|\r|\n")
-_LINE = re.compile(r"([^\r\n]*)(\r\n|\r|\n|$)")
+_PLAIN = bytes(range(0x20, 0x7f)) + b"\t\n\r"  # the bytes of plain ASCII text
 # A colour code (kept), or a character no puzzle text holds: C0 and C1 controls but
 # tab and the line ends, line and paragraph separators, bidirectional overrides, a
 # byte-order mark past the start.
 _CONTROL = re.compile("\x1b\\[[0-9;]*m|([\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f"
                       "\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff])")
 _INTEGER = re.compile(r"[+-]?[0-9]+")
-_WORD = re.compile(r"\S+")
 
 
 # ---------------------------------------------------------------- opening
@@ -145,9 +143,13 @@ def decode(data: bytes, source: str, *, puzzle: bool = True) -> str:
     if b"\0" in data:
         what = "a puzzle" if puzzle else "text"
         raise InputError(f"binary file, not {what}", source)
+    plain = not data.translate(None, _PLAIN)  # ASCII without control characters
     if puzzle:
         most = LINES_PER_CELL * max_cells() + 10_000
-        if data.count(b"\n") > most or data.count(b"\r") > most:
+        found = data.count(b"\n")
+        if found <= most and b"\r" in data:
+            found = max(found, data.count(b"\r"))
+        if found > most:
             raise TooLarge(f"the file has more than {most:,} lines, more than a board of the "
                            f"limit of {max_cells():,} cells takes (--max-cells N raises it)",
                            source)
@@ -157,7 +159,7 @@ def decode(data: bytes, source: str, *, puzzle: bool = True) -> str:
         line = len(_BREAK.findall(data[: error.start].decode("utf-8", "replace"))) + 1
         raise InputError("not UTF-8 text", source, line) from None
     text = text.removeprefix("\ufeff")
-    if puzzle:
+    if puzzle and not plain:
         check_text(text, source)
     return text
 
@@ -180,6 +182,8 @@ def read_text(path: str | Path, *, limit: int | None = None, puzzle: bool = True
 def check_text(text: str, source: str) -> None:
     """Refuse a control character other than tab and the line ends (colour codes
     ``ESC[...m`` aside), naming its line and code point."""
+    if text.isascii() and not text.encode("ascii").translate(None, _PLAIN):
+        return  # plain ASCII, told in C: the scan below is for the rest
     for found in _CONTROL.finditer(text):
         if found.group(1) is None:
             continue
@@ -194,22 +198,17 @@ def lines(text: str) -> list[str]:
     """The lines of ``text``, split only at ``\\n``, ``\\r\\n`` and ``\\r`` (a final
     line end does not start an empty line), as ``str.splitlines`` would split a
     text that holds no other line-breaking character."""
-    parts = _BREAK.split(text)
-    if parts and parts[-1] == "":
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    parts = text.split("\n")
+    if parts[-1] == "":
         parts.pop()
     return parts
 
 
 def numbered(text: str, start: int = 1) -> Iterator[tuple[int, str]]:
-    """(line number, line) of ``text``, lazily: a reader that stops early splits no more."""
-    number = start
-    for found in _LINE.finditer(text):
-        if not found.group(2) and not found.group(1):
-            return  # the end of the text (after a final line end, or empty)
-        yield number, found.group(1)
-        number += 1
-        if not found.group(2):
-            return
+    """(line number, line) of ``text``, as ``lines`` splits it."""
+    return enumerate(lines(text), start)
 
 
 def shown(text: str, width: int = SHOWN) -> str:
@@ -242,6 +241,19 @@ def is_integer(text: str, digits: int = MAX_DIGITS) -> bool:
 # ---------------------------------------------------------------- grids, counted while read
 
 
+def _least_words(text: str, most: int) -> int:
+    """At least how many words ``text`` holds, counted piece by piece (a piece's
+    words only live while it is counted), stopping once more than ``most`` are
+    sure: a word cut by a piece's end is counted twice, so one per cut is taken off."""
+    counted = cuts = 0
+    for start in range(0, len(text), CHUNK):
+        counted += len(text[start:start + CHUNK].split())
+        cuts += start > 0
+        if counted - cuts > most:
+            break
+    return max(0, counted - cuts)
+
+
 class Cells:
     """The cells a grid reader builds, counted row by row: a grid with more than
     ``per_cell`` x the cell limit pieces (cells, separators) is refused on the row
@@ -263,10 +275,9 @@ class Cells:
 
     def words(self, text: str, line: int | None = None) -> list[str]:
         """The white-space separated words of a row, counted."""
-        if len(text) // 2 + 1 <= self.left:
-            found = text.split()
-        else:  # a row that may be too wide: split no more than the limit allows
-            found = [m.group() for m in islice(_WORD.finditer(text), self.left + 1)]
+        if len(text) // 2 + 1 > self.left and _least_words(text, self.left) > self.left:
+            raise self._refuse(line)  # too wide, told before the row is split
+        found = text.split()
         self.take(len(found), line)
         return found
 

@@ -53,7 +53,8 @@ def harmless(text: str) -> str:
     """The text without what no reader should trip on: a UTF-8 byte-order mark
     and CR or CRLF line ends (trailing blanks and a missing final newline the
     readers forgive themselves)."""
-    return text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    text = text.removeprefix("\ufeff")
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
 
 
 def detect(text: str, source: str, puzzle: str | None = None) -> PuzzleKind:

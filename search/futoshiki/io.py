@@ -35,7 +35,7 @@ _INTEGER = re.compile(r"[+-]?[0-9]+")
 def looks_like_seed(text: str) -> bool:
     found = []
     for _, line in numbered(text):
-        if line.strip():
+        if line and not line.isspace():
             found.append(line)
             if len(found) == 2:
                 break
@@ -75,7 +75,7 @@ def parse(text: str, source: str = "<input>") -> Futoshiki:
 def parse_seed(text: str, source: str = "<input>") -> Futoshiki:
     """The seed format: n first, then its 2n - 1 lines, each split only once n
     allows it (``Cells``), so that a huge file is refused before it is split."""
-    rows = [(number, line) for number, line in numbered(text) if line.strip()]
+    rows = [(number, line) for number, line in numbered(text) if line and not line.isspace()]
     if not rows:
         raise InputError("empty file", source)
     number, line = rows[0]
