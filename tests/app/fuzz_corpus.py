@@ -53,6 +53,7 @@ class Run:
     stderr: str
     wall: float
     peak_mb: float
+    cpu: float = 0.0  # user + system seconds of the child: what a loaded machine does not inflate
 
 
 # ---------------------------------------------------------------- the inputs
@@ -373,7 +374,8 @@ def run(case: Case, folder: Path, timeout: float = 120.0) -> Run:
     child.returncode = os.waitstatus_to_exitcode(status)
     wall = time.perf_counter() - start
     return Run(child.returncode, out.read_text(errors="replace"),
-               err.read_text(errors="replace"), wall, usage.ru_maxrss / 1024)
+               err.read_text(errors="replace"), wall, usage.ru_maxrss / 1024,
+               usage.ru_utime + usage.ru_stime)
 
 
 def problems(case: Case, result: Run, folder: Path) -> list[str]:
