@@ -533,7 +533,8 @@ class Parser(argparse.ArgumentParser):
     """argparse with a usage error on one line (exit 2), as every other bad input."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(USAGE, f"{self.prog}: {message} (see {self.prog} --help)\n")
+        shown = str(GridcpError(message))  # one printable line, a long value cut short
+        self.exit(USAGE, f"{self.prog}: {shown} (see {self.prog} --help)\n")
 
 
 def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:

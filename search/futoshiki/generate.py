@@ -239,7 +239,8 @@ def parse_size(size: str | None) -> int:
         return DEFAULT_SIZE
     text = size.lower()
     width, _, height = text.partition("x")
-    if not width.isdigit() or (height and height != width):
+    if not (width.isascii() and width.isdigit() and len(width) <= 3) or \
+            (height and height != width):
         raise GridcpError(f"--size must be N or NxN (a square), found {size!r}")
     n = int(width)
     if not 1 <= n <= 32:

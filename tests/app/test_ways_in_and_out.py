@@ -264,3 +264,20 @@ def test_every_command_stops_at_its_time_limit(tmp_path: Path, puzzle: Path, cap
         UNDECIDED
     assert "limit" in capsys.readouterr().err.lower()
 
+
+
+@pytest.mark.parametrize("argv", [
+    ["generate", "futoshiki", "--size", "9" * 5000],  # was exit 4: int() past 4,300 digits
+    ["generate", "futoshiki", "--size", "³"],
+    ["generate", "lianliankan", "--size", "9" * 5000 + "x3"],
+    ["count", "--limit", "9" * 5000, "{puzzle}"],
+    ["solve", "--turns", "³", "{puzzle}"],
+])
+def test_option_values_past_the_digit_limit_are_exit_2(puzzle: Path, capsys,
+                                                       argv: list[str]) -> None:
+    try:
+        code = main([w.format(puzzle=puzzle) for w in argv])
+    except SystemExit as stop:
+        code = stop.code
+    err = capsys.readouterr().err
+    assert code == USAGE and err.count("\n") == 1 and len(err) < 500, err
