@@ -52,11 +52,12 @@ CHUNK = 1024 * 1024
 
 _BREAK = re.compile(r"\r\n|\r|\n")
 _PLAIN = bytes(range(0x20, 0x7f)) + b"\t\n\r"  # the bytes of plain ASCII text
-# A colour code (kept), or a character no puzzle text holds: C0 and C1 controls but
-# tab and the line ends, line and paragraph separators, bidirectional overrides, a
-# byte-order mark past the start.
-_CONTROL = re.compile("\x1b\\[[0-9;]*m|([\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f"
-                      "\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff])")
+# A character no puzzle text holds: C0 and C1 controls but tab and the line ends
+# (an escape only where it starts a colour code), line and paragraph separators,
+# bidirectional overrides, a byte-order mark past the start.
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f"
+                      "\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
+_COLOUR = re.compile(r"\x1b\[[0-9;]*m")
 _INTEGER = re.compile(r"[+-]?[0-9]+")
 
 
@@ -72,7 +73,7 @@ def _kind_of(mode: int) -> str:
         return "a device"
     if stat.S_ISSOCK(mode):
         return "a socket"
-    return "not a regular file"
+    return "something other than a regular file"
 
 
 def _refuse(mode: int, source: str, what: str) -> None:
@@ -184,10 +185,13 @@ def check_text(text: str, source: str) -> None:
     ``ESC[...m`` aside), naming its line and code point."""
     if text.isascii() and not text.encode("ascii").translate(None, _PLAIN):
         return  # plain ASCII, told in C: the scan below is for the rest
-    for found in _CONTROL.finditer(text):
-        if found.group(1) is None:
+    at = 0
+    while found := _CONTROL.search(text, at):
+        colour = _COLOUR.match(text, found.start())
+        if colour:
+            at = colour.end()
             continue
-        char = found.group(1)
+        char = found.group()
         line = len(_BREAK.findall(text, 0, found.start())) + 1
         name = unicodedata.name(char, "a control character")
         raise InputError(f"the character U+{ord(char):04X} ({name}) has no place in a "
