@@ -157,6 +157,15 @@ def add_memory_argument(parser: argparse.ArgumentParser) -> None:
     parser.set_defaults(cap_memory=True)
 
 
+def add_whole_limits(parser: argparse.ArgumentParser) -> None:
+    """``--time-limit`` for the whole command (exit 3 when it passes) and
+    ``--memory-limit``, for the commands that run no backend (convert, report)."""
+    parser.add_argument("--time-limit", type=positive(float), metavar="S",
+                        help="stop after S seconds (exit 3)")
+    parser.set_defaults(whole_time_limit=True)
+    add_memory_argument(parser)
+
+
 def add_comparison_command(commands: argparse._SubParsersAction, name: str, text: str,
                            epilog: str, nargs: str, run: Callable[[Any], int],
                            time_limit: float) -> argparse.ArgumentParser:

@@ -40,6 +40,7 @@ from search.app.arguments import (
     add_limit_arguments,
     add_memory_argument,
     add_option_argument,
+    add_whole_limits,
     at_least,
     interruptible,
     positive,
@@ -60,7 +61,7 @@ from search.core.contract import (
     Status,
 )
 from search.core.limits import Overtime, limit_memory, max_cells_set, watchdog
-from search.core.outputs import out_dir
+from search.core.outputs import distinct_targets, out_dir, terminal_safe, write_file
 from search.core.registry import (
     PUZZLES,
     PuzzleKind,
@@ -543,10 +544,13 @@ def _backends_for(kind_: PuzzleKind, args: Any, puzzle: Any = None) -> list[str 
 
 def run_convert(args: Any) -> int:
     codes: list[int] = []
-    out = out_dir(args.out, "-o") if args.out else None
     files = list(map(str, instance_files(args.files)))
     if not files:
         raise GridcpError(f"no puzzle files in {', '.join(args.files)}")
+    if args.out:  # before anything is made or written
+        distinct_targets(files, lambda file: Path(args.out) / (Path(file).stem
+                                                                + _suffix(args.to)))
+    out = out_dir(args.out, "-o") if args.out else None
     for file in files:
         try:
             kind_, puzzle = read_puzzle(file, args.puzzle)
@@ -556,13 +560,20 @@ def run_convert(args: Any) -> int:
             codes.append(USAGE)
             continue
         if out:
-            target = out / (Path(file).stem + suffix)
-            target.write_text(text)
+            target = write_file(out / (Path(file).stem + suffix), text, force=args.force)
             print(f"{file} -> {target}", file=sys.stderr)
         else:
             print(text, end="" if text.endswith("\n") else "\n")
         codes.append(YES)
     return worst(codes)
+
+
+def _suffix(fmt: str | None) -> str:
+    """The suffix ``convert`` gives a file in format ``fmt`` (of whichever puzzle
+    has a writer by that name), before any file is read."""
+    found = {kind_.writers[fmt][1] for kind_ in kinds() if fmt in kind_.writers}
+    return found.pop() if fmt is not None and len(found) == 1 else ".txt" if fmt is None \
+        else ""
 
 
 def _converted(kind_: PuzzleKind, puzzle: Any, fmt: str | None, file: str) -> tuple[str, str]:
@@ -609,7 +620,8 @@ class Parser(argparse.ArgumentParser):
     """argparse with a usage error on one line (exit 2), as every other bad input."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(USAGE, f"{self.prog}: {message} (see {self.prog} --help)\n")
+        shown = str(GridcpError(message))  # one printable line, a long value cut short
+        self.exit(USAGE, f"{self.prog}: {shown} (see {self.prog} --help)\n")
 
 
 def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
@@ -659,7 +671,9 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
                      + " (default: the puzzle's own)")
     sub.add_argument("-o", "--out", metavar="DIR",
                      help="write one file per puzzle here (FILE.txt, or the format's suffix)")
+    sub.add_argument("--force", action="store_true", help="overwrite files that exist")
     add_limit_arguments(sub)
+    add_whole_limits(sub)
     sub.set_defaults(run=run_convert)
     text = "draw each puzzle, its solution or its verdict (SVG, PNG or HTML)"
     sub = commands.add_parser("draw", help=text, description=text, epilog=(
@@ -678,6 +692,8 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
                      help="the picture file, or a folder (default: here)")
     sub.add_argument("--format", choices=("svg", "png", "html"),
                      help="picture format when -o is a folder (default: svg)")
+    sub.add_argument("--force", action="store_true", help="overwrite pictures that exist")
+    add_memory_argument(sub)
     sub.set_defaults(run=run_draw)
     add_play_commands(commands)  # hint, shuffle: light, so among the commands here
     words = sys.argv[1:] if argv is None else argv
@@ -697,6 +713,8 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
         add_limit_arguments(gen)
         gen.add_argument("--method", help="generator variant")
         gen.add_argument("-o", "--out", metavar="DIR", help="write one file per puzzle here")
+        gen.add_argument("--force", action="store_true", help="overwrite files that exist")
+        add_memory_argument(gen)
         gen.add_argument("--json", action="store_true", help="one JSON object per line")
         if kind_.add_generate_arguments and generating == kind_.name:
             kind_.call("add_generate_arguments", gen)
@@ -738,7 +756,9 @@ def main(argv: list[str] | None = None) -> int:
         with interruptible():
             if argv is None and getattr(args, "cap_memory", False):
                 limit_memory(args.memory_limit)
-            with max_cells_set(getattr(args, "max_cells", None)):
+            whole = args.time_limit if getattr(args, "whole_time_limit", False) else None
+            with max_cells_set(getattr(args, "max_cells", None)), terminal_safe(), \
+                    watchdog(whole):
                 return args.run(args)
     except GridcpError as error:
         print(f"gridcp: {error}", file=sys.stderr)

@@ -20,6 +20,7 @@ from typing import Any
 
 from search.app.arguments import NO, UNDECIDED, USAGE, YES, rule_variants, worst
 from search.core.contract import GridcpError, InputError, Status
+from search.core.limits import Overtime, watchdog
 from search.core.puzzlekind import PuzzleKind
 from search.core.registry import instance_files, load_puzzle, read_text
 from search.draw import FORMATS, figure, write
@@ -54,18 +55,29 @@ def run(args: Any) -> int:
     codes = []
     for path, target in zip(map(str, files), targets):
         try:
-            kind_, parsed = load_puzzle(path, args.puzzle)
-            variants = rule_variants(kind_, parsed, path, args)
-            for variant in variants:
-                drawing = _drawing(kind_, variant.puzzle, variant.name, args)
-                out = target if len(variants) == 1 else _labelled(target, variant.rules)
-                _write(variant.puzzle, drawing, out, args.format)
-                _tell(args, variant.name, out, drawing)
-                codes.append(drawing.code)
+            with watchdog(args.time_limit):  # reading, solving and drawing a file
+                codes += _draw_file(path, target, args)
         except InputError as error:
             print(f"gridcp: {error}", file=sys.stderr)
             codes.append(USAGE)
+        except Overtime:
+            print(f"gridcp: {path}: LIMIT: stopped at the time limit ({args.time_limit:g} s)",
+                  file=sys.stderr)
+            codes.append(UNDECIDED)
     return worst(codes)
+
+
+def _draw_file(path: str, target: Path, args: Any) -> list[int]:
+    kind_, parsed = load_puzzle(path, args.puzzle)
+    variants = rule_variants(kind_, parsed, path, args)
+    codes = []
+    for variant in variants:
+        drawing = _drawing(kind_, variant.puzzle, variant.name, args)
+        out = target if len(variants) == 1 else _labelled(target, variant.rules)
+        _write(variant.puzzle, drawing, out, args.format, getattr(args, "force", False))
+        _tell(args, variant.name, out, drawing)
+        codes.append(drawing.code)
+    return codes
 
 
 # ---------------------------------------------------------------- what to draw
@@ -172,7 +184,8 @@ def _labelled(target: Path, rules: dict[str, Any]) -> Path:
     return target.with_name(f"{target.stem}-{'-'.join(words)}{target.suffix}")
 
 
-def _write(puzzle: Any, drawing: Drawing, out: Path, fmt: str | None) -> None:
+def _write(puzzle: Any, drawing: Drawing, out: Path, fmt: str | None,
+           force: bool = False) -> None:
     html = out.suffix == ".html" or str(out) == "-" and fmt == "html"
     captions = ("solution A", "solution B") if len(drawing.solutions) == 2 else ()
     picture = figure(puzzle, drawing.solutions, title=drawing.title, captions=captions,
@@ -182,7 +195,7 @@ def _write(puzzle: Any, drawing: Drawing, out: Path, fmt: str | None) -> None:
         return
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
-        write(picture, out, drawing.title)
+        write(picture, out, drawing.title, force)
     except OSError as error:
         raise GridcpError(f"cannot write {out}: {error.strerror}") from None
 

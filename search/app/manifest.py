@@ -9,22 +9,37 @@ One row per (file, task, rules): the tab-separated columns are
               check: yes or no (well-designed)
     note      free text (source, grade), optional
 
-Lines starting with ``#`` are comments; the first other line is the header.
+Lines starting with ``#`` are comments, blank lines are skipped; the first
+other line is the header.  Every row is checked as it is read (its fields, the
+task, the expected answer in that task's words, a file inside the manifest's
+folder): a bad row is exit 2 with the manifest, the line and the problem.
+
+Which manifest governs a file: the nearest ``manifest.tsv`` in the file's folder
+or above it, as git finds its repository, with git's caution about files it did
+not create: the walk up stops at a folder that everyone may write to (``/tmp``)
+or that another user owns, and a manifest that another user owns or everyone may
+write to is not read.  A manifest planted in a shared folder therefore decides
+nothing about the files below it.
 """
 
 from __future__ import annotations
 
-import csv
+import argparse
 import functools
+import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from search.core import inputs
 from search.core.contract import InputError
 from search.core.puzzlekind import PuzzleKind
 
 COLUMNS = ("file", "task", "rules", "expected", "note")
 TASKS = ("count", "unique", "solve", "check")
+ANSWERS = {"unique": ("UNSAT", "UNIQUE", "MULTIPLE"), "solve": ("SOLVED", "UNSAT"),
+           "check": ("yes", "no")}  # count: a whole number
 
 
 @dataclass(frozen=True)
@@ -34,42 +49,92 @@ class Expectation:
     rules: tuple[str, ...]
     expected: str
     note: str = ""
+    line: int | None = None  # where the manifest lists it
 
 
 def read_manifest(path: str | Path) -> list[Expectation]:
-    path = Path(path)
-    rows = [line for line in path.read_text().splitlines() if not line.startswith("#")]
-    reader = csv.DictReader(rows, delimiter="\t")
-    if tuple(reader.fieldnames or ())[:4] != COLUMNS[:4]:
-        raise InputError(f"header must be {' '.join(COLUMNS)}", str(path), 1)
+    """The rows of a manifest, each checked (see the module's text)."""
+    path, source = Path(path), str(path)
+    text = inputs.read_text(path, puzzle=False, what="a manifest")
+    inputs.check_text(text, source)
+    header: list[str] | None = None
     out = []
-    for number, row in enumerate(reader, start=2):
-        if row["task"] not in TASKS:
-            raise InputError(f"unknown task {row['task']!r}", str(path), number)
-        rules = tuple(r for r in (row["rules"] or "").split(",") if r)
-        out.append(
-            Expectation(path.parent / row["file"], row["task"], rules, row["expected"],
-                        row.get("note") or "")
-        )
+    for number, line in inputs.numbered(text):
+        if line.startswith("#") or not line.strip():
+            continue
+        fields = line.split("\t")
+        if header is None:
+            if tuple(fields[:4]) != COLUMNS[:4] or len(fields) > len(COLUMNS):
+                raise InputError(f"the header must be {' '.join(COLUMNS)} (tab-separated), "
+                                 f"found {inputs.shown(line)}", source, number)
+            header = fields
+            continue
+        out.append(_row(fields, len(header), path, number))
+    if header is None:
+        raise InputError(f"no header line ({' '.join(COLUMNS)})", source)
     return out
+
+
+def _row(fields: list[str], columns: int, path: Path, number: int) -> Expectation:
+    source = str(path)
+    if not 4 <= len(fields) <= columns:
+        raise InputError(f"a row has {' '.join(COLUMNS[:4])} and an optional note, "
+                         f"separated by tabs; found {len(fields)} fields", source, number)
+    file, task, rules, answer = (field.strip() for field in fields[:4])
+    if not file or Path(file).is_absolute() or ".." in Path(file).parts:
+        raise InputError(f"the file {inputs.shown(file)} must be a path inside the "
+                         "manifest's folder", source, number)
+    if task not in TASKS:
+        raise InputError(f"unknown task {inputs.shown(task)} (known: {', '.join(TASKS)})",
+                         source, number)
+    if task == "count":
+        if not (answer.isascii() and answer.isdigit()):
+            raise InputError(f"count expects a whole number, found {inputs.shown(answer)}",
+                             source, number)
+        inputs.integer(answer, source, number, "the expected count", inputs.MAX_RECORD_DIGITS)
+    elif answer not in ANSWERS[task]:
+        raise InputError(f"{task} expects one of {', '.join(ANSWERS[task])}, found "
+                         f"{inputs.shown(answer)}", source, number)
+    listed = tuple(r.strip() for r in rules.split(",") if r.strip())
+    note = fields[4] if len(fields) > 4 else ""
+    return Expectation(path.parent / file, task, listed, answer, note, number)
 
 
 # ---------------------------------------------------------------- rule sets
 
 
+def _shared(info: os.stat_result) -> bool:
+    """Written by others: owned by another user (root aside), or writable by everyone."""
+    return info.st_uid not in (os.getuid(), 0) or bool(info.st_mode & stat.S_IWOTH)
+
+
+def governing(path: Path) -> Path | None:
+    """The manifest that governs ``path``: the nearest ``manifest.tsv`` above it,
+    looked for only up to the first folder that others may write to (see the
+    module's text), and only if others may not write to it either."""
+    for folder in path.resolve().parents:
+        try:
+            if _shared(folder.stat()):
+                return None
+            info = (folder / "manifest.tsv").lstat()
+        except FileNotFoundError:
+            continue
+        except OSError:
+            return None
+        return folder / "manifest.tsv" if not _shared(info) else None
+    return None
+
+
 def listed_rules(path: Path, kind_: PuzzleKind) -> list[dict[str, Any]]:
-    """The distinct rule sets the nearest manifest.tsv lists for this file, as options."""
+    """The distinct rule sets the governing manifest lists for this file, as options."""
     resolved = path.resolve()
-    for folder in resolved.parents:
-        manifest = folder / "manifest.tsv"
-        if manifest.exists():
-            break
-    else:
+    manifest = governing(path)
+    if manifest is None:
         return []
     found: list[dict[str, Any]] = []
     for row in _manifest(manifest):
         if row.path.resolve() == resolved:
-            chosen = options_of(row.rules, kind_, manifest)
+            chosen = options_of(row.rules, kind_, manifest, row.line)
             if chosen not in found:
                 found.append(chosen)
     return found
@@ -80,7 +145,8 @@ def _manifest(path: Path) -> list[Expectation]:
     return read_manifest(path)
 
 
-def options_of(rules: tuple[str, ...], kind_: PuzzleKind, source: Path) -> dict[str, Any]:
+def options_of(rules: tuple[str, ...], kind_: PuzzleKind, source: Path,
+               line: int | None = None) -> dict[str, Any]:
     """``("border", "turns=3")`` -> ``{"border": True, "turns": 3}`` by the puzzle's options."""
     chosen = {}
     for rule in rules:
@@ -88,9 +154,12 @@ def options_of(rules: tuple[str, ...], kind_: PuzzleKind, source: Path) -> dict[
         option = next((o for o in kind_.options if name in (o.dest, o.flags[0].lstrip("-"))),
                       None)
         if option is None:
-            raise InputError(f"{kind_.name} has no rule {name!r}", str(source))
+            raise InputError(f"{kind_.name} has no rule {inputs.shown(name)}", str(source), line)
         convert = option.kwargs.get("type", str)
-        chosen[option.dest] = convert(value) if value else True
+        try:
+            chosen[option.dest] = convert(value) if value else True
+        except (ValueError, TypeError, argparse.ArgumentTypeError) as error:
+            raise InputError(f"rule {inputs.shown(rule)}: {error}", str(source), line) from None
     return chosen
 
 
@@ -119,12 +188,12 @@ def expected(path: Path, kind_: PuzzleKind, rules: dict[str, Any], task: str) ->
     number; check: yes or no), derived from whichever row decides it; None
     where no row does."""
     resolved = path.resolve()
-    manifest = next((folder / "manifest.tsv" for folder in resolved.parents
-                     if (folder / "manifest.tsv").exists()), None)
+    manifest = governing(path)
     if manifest is None:
         return None
     rows = {row.task: row.expected for row in _manifest(manifest)
-            if row.path.resolve() == resolved and options_of(row.rules, kind_, manifest) == rules}
+            if row.path.resolve() == resolved
+            and options_of(row.rules, kind_, manifest, row.line) == rules}
     if task in rows:
         return rows[task]
     if task == "solve":

@@ -35,8 +35,26 @@ class Status(StrEnum):
 # ---------------------------------------------------------------- errors
 
 
+MAX_MESSAGE = 400  # characters of an error message: what a reader reads on one line
+
+
+def printable(text: str) -> str:
+    """``text`` safe for a terminal: each non-printable character (an escape, a
+    bidirectional override, a line break) shown as its escape, ``\\x1b``;
+    printable text, spaces included, unchanged."""
+    if text.isprintable():
+        return text
+    return "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)
+
+
 class GridcpError(Exception):
-    """Base of the errors gridcp reports to a user without a traceback."""
+    """Base of the errors gridcp reports to a user without a traceback.  Shown
+    (``str``), the message is one line of printable characters, cut at
+    ``MAX_MESSAGE``: file names and labels from the input cannot drive a terminal."""
+
+    def __str__(self) -> str:
+        text = printable(super().__str__())
+        return text if len(text) <= MAX_MESSAGE else text[:MAX_MESSAGE - 3] + "..."
 
 
 class InputError(GridcpError):

@@ -79,13 +79,6 @@ def check_cells(height: int, width: int, source: str, line: int | None = None,
                        f"of {limit:,} (--max-cells N raises it)", source, line)
 
 
-def check_file_size(size: int, source: str) -> None:
-    limit = max_cells() * BYTES_PER_CELL
-    if size > limit:
-        raise TooLarge(f"the file has {size:,} bytes, above the limit of {limit:,} for "
-                       f"{max_cells():,} cells (--max-cells N raises it)", source)
-
-
 def turns(text: str) -> int:
     """An argparse type for ``--turns``: 0 .. MAX_TURNS."""
     import argparse

@@ -15,8 +15,9 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from search.core import inputs
 from search.core.contract import GridcpError, InputError, load
-from search.core.limits import BYTES_PER_CELL, TooLarge, check_file_size, max_cells
+from search.core.limits import TooLarge
 from search.core.puzzlekind import PuzzleKind
 
 __all__ = ["PUZZLES", "PuzzleKind", "detect", "instance_files", "kind", "kinds", "load",
@@ -40,52 +41,25 @@ STDIN = "-"  # the file name that stands for standard input
 
 
 def read_text(path: str | Path, puzzle_file: bool = True) -> str:
-    """A file's text (``-``: standard input's), or an InputError that says why it
-    cannot be read.  A puzzle file is first held to the size limit
-    (``search.core.limits``); other files are not."""
-    source = str(path)
-    try:
-        if source == STDIN:
-            data = _stdin(puzzle_file)
-        else:
-            if puzzle_file:
-                check_file_size(Path(path).stat().st_size, source)
-            data = Path(path).read_bytes()
-    except FileNotFoundError:
-        raise InputError("no such file", source) from None
-    except IsADirectoryError:
-        raise InputError("is a directory, not a puzzle file", source) from None
-    except OSError as error:
-        raise InputError(f"cannot read: {error.strerror}", source) from None
-    if b"\0" in data:
-        raise InputError("binary file, not a puzzle", source)
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        line = data[: error.start].count(b"\n") + 1
-        raise InputError("not UTF-8 text", source, line) from None
+    """A file's text (``-``: standard input's, where the caller allows it), or an
+    InputError that says why it cannot be read, through the guarded way in
+    (``search.core.inputs``): a puzzle file is held to the size limit and to
+    text without control characters; an empty file is refused."""
+    text = inputs.read_text(path, puzzle=puzzle_file,
+                            limit=None if puzzle_file else inputs.MAX_RESULTS_BYTES,
+                            what="a puzzle file" if puzzle_file else "a file",
+                            allow_stdin=str(path) == STDIN)
     if not text.strip():
-        raise InputError("empty file", source)
+        raise InputError("empty file", str(path))
     return harmless(text)
-
-
-def _stdin(puzzle_file: bool) -> bytes:
-    """Standard input's bytes, read no further than the size limit allows."""
-    import sys
-
-    if not puzzle_file:
-        return sys.stdin.buffer.read()
-    limit = max_cells() * BYTES_PER_CELL
-    data = sys.stdin.buffer.read(limit + 1)
-    check_file_size(len(data), "<stdin>")
-    return data
 
 
 def harmless(text: str) -> str:
     """The text without what no reader should trip on: a UTF-8 byte-order mark
     and CR or CRLF line ends (trailing blanks and a missing final newline the
     readers forgive themselves)."""
-    return text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    text = text.removeprefix("\ufeff")
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
 
 
 def detect(text: str, source: str, puzzle: str | None = None) -> PuzzleKind:

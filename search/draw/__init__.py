@@ -16,6 +16,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from search.core.outputs import write_file
 from search.draw.page import page
 from search.draw.png import write_png
 from search.draw.svg import Picture, beside, to_string
@@ -54,15 +55,16 @@ def solution_svg(solution: Any) -> str:
     return to_string(drawer(solution).alone(solution))
 
 
-def write(picture: Picture, path: str | Path, title: str = "") -> None:
-    """Save ``picture`` as SVG, PNG or HTML, by the suffix of ``path``."""
+def write(picture: Picture, path: str | Path, title: str = "", force: bool = False) -> None:
+    """Save ``picture`` as SVG, PNG or HTML, by the suffix of ``path`` (through
+    ``search.core.outputs.write_file``: an existing file only with ``force``)."""
     target = Path(path)
     suffix = target.suffix.lower()
     if suffix == ".svg":
-        target.write_text(to_string(picture) + "\n", encoding="utf-8")
+        write_file(target, to_string(picture) + "\n", force=force)
     elif suffix == ".png":
-        write_png(picture, target)
+        write_png(picture, target, force)
     elif suffix == ".html":
-        target.write_text(page(picture, title), encoding="utf-8")
+        write_file(target, page(picture, title), force=force)
     else:
         raise ValueError(f"no picture format for {suffix!r} (known: {', '.join(FORMATS)})")

@@ -13,13 +13,14 @@ from pathlib import Path
 from typing import Any
 
 from search.core.contract import GridcpError
+from search.core.outputs import save_figure
 from search.draw.svg import Picture, document
 
 SCALE = 2  # image pixels per picture unit
 _TRANSLATE = re.compile(r"translate\(\s*([-\d.]+)[\s,]+([-\d.]+)\s*\)")
 
 
-def write_png(picture: Picture, path: Path) -> None:
+def write_png(picture: Picture, path: Path, force: bool = False) -> None:
     try:
         from matplotlib.backends.backend_agg import FigureCanvasAgg
         from matplotlib.figure import Figure
@@ -34,7 +35,7 @@ def write_png(picture: Picture, path: Path) -> None:
     axes.set_ylim(picture.height, 0)
     axes.axis("off")
     _Replay(axes, picture).node(document(picture), 0.0, 0.0)
-    figure.savefig(path, format="png")
+    save_figure(figure, path, force=force, format="png")
 
 
 class _Replay:

@@ -17,6 +17,7 @@ import re
 from collections.abc import Callable, Iterable
 
 from search.core.contract import GridcpError, InputError
+from search.core.inputs import Cells, integer, is_integer, numbered, shown
 from search.core.limits import check_cells
 from search.futoshiki.model import Cell, Futoshiki
 
@@ -69,7 +70,7 @@ def _content_lines(text: str) -> list[tuple[int, str]]:
     """(line number, stripped line) of the lines that are neither blank nor ``#`` comments."""
     return [
         (number, line.strip())
-        for number, line in enumerate(text.splitlines(), start=1)
+        for number, line in numbered(text)
         if line.strip() and not line.lstrip().startswith("#")
     ]
 
@@ -77,8 +78,8 @@ def _content_lines(text: str) -> list[tuple[int, str]]:
 # ---------------------------------------------------------------- Tatham game ID
 
 # params := ORDER ['a'] ['d' GRADE]; the description is checked cell by cell below.
-_TATHAM_ID = re.compile(r"(\d+)(a?)(?:d(.))?:(\S*)")
-_TATHAM_CELL = re.compile(r"([a-z]*)(\d+)([URDL]*)")
+_TATHAM_ID = re.compile(r"([0-9]+)(a?)(?:d(.))?:(\S*)")
+_TATHAM_CELL = re.compile(r"([a-z]*)([0-9]+)([URDL]*)")
 # flag -> (row step, col step) towards the smaller neighbour
 _FLAG_STEP = {"U": (-1, 0), "R": (0, 1), "D": (1, 0), "L": (0, -1)}
 _OPPOSITE = {"U": "D", "D": "U", "L": "R", "R": "L"}
@@ -100,9 +101,9 @@ def parse_tatham(text: str, source: str = "<input>") -> Futoshiki:
         raise InputError("not a Tatham game ID: expected 'ORDER:DESCRIPTION', "
                          "e.g. '4:0,0L,0,3,...'", source, line)
     order, adjacent, grade, desc = found.groups()
-    n = int(order)
+    n = integer(order, source, line, "the order")
     if grade is not None and grade not in TATHAM_GRADES:
-        raise InputError(f"unknown grade 'd{grade}' (known: "
+        raise InputError(f"unknown grade {shown('d' + grade)} (known: "
                          + ", ".join(f"d{k} {v}" for k, v in TATHAM_GRADES.items()) + ")",
                          source, line)
     if not 1 <= n <= MAX_TATHAM_ORDER:
@@ -115,17 +116,18 @@ def parse_tatham(text: str, source: str = "<input>") -> Futoshiki:
         cell = _TATHAM_CELL.match(desc, pos)
         if not cell:
             raise InputError(f"cell {index + 1}: expected a number, then flags U R D L, "
-                             f"found {desc[pos:pos + 8]!r}", source, line)
+                             f"found {shown(desc[pos:pos + 8])}", source, line)
         skip, number, flag = cell.groups()
         index += sum(ord(letter) - ord("a") + 1 for letter in skip)
         if index >= n * n:
             raise InputError(f"more than {n * n} cells for order {n}", source, line)
-        values[index] = _check_value(int(number), n, source, line, f"cell {index + 1}")
+        values[index] = _check_value(integer(number, source, line, f"cell {index + 1}"), n,
+                                     source, line, f"cell {index + 1}")
         flags[index] = flag
         index, pos = index + 1, cell.end()
         if pos < len(desc):
             if desc[pos] != ",":
-                raise InputError(f"cell {index}: unexpected {desc[pos]!r} (flags are U, R, D, "
+                raise InputError(f"cell {index}: unexpected {shown(desc[pos])} (flags are U, R, D, "
                                  "L; cells are separated by ',')", source, line)
             pos += 1
     if index < n * n:
@@ -314,8 +316,9 @@ def parse_csv(text: str, source: str = "<input>") -> Futoshiki:
     if not lines:
         raise InputError("no size line", source)
     number, first = lines[0]
-    if not re.fullmatch(r"\d+", first) or int(first) < 1:
-        raise InputError(f"first line must be the size N >= 1, found {first!r}", source, number)
+    if not re.fullmatch(r"[0-9]+", first) or not is_integer(first) or int(first) < 1:
+        raise InputError(f"first line must be the size N >= 1, found {shown(first)}", source,
+                         number)
     n = int(first)
     check_cells(n, n, source, number, "square")
     # order 1 has no relation rows at all (an empty row would be a blank line)
@@ -327,13 +330,14 @@ def parse_csv(text: str, source: str = "<input>") -> Futoshiki:
                          f"found {len(lines) - 1}", source, where)
     rows = []
     for (number, line), width in zip(lines[1:], shape, strict=True):
+        if line.count(",") + 1 != width:  # counted before the line is split
+            raise InputError(f"expected {width} comma-separated numbers, found "
+                             f"{line.count(',') + 1}", source, number)
         fields = [field.strip() for field in line.split(",")]
-        if len(fields) != width:
-            raise InputError(f"expected {width} comma-separated numbers, found {len(fields)}",
-                             source, number)
-        if not all(re.fullmatch(r"-?\d+", field) for field in fields):
-            raise InputError(f"not a list of integers: {line!r}", source, number)
-        rows.append((number, [int(field) for field in fields]))
+        if not all(re.fullmatch(r"-?[0-9]+", field) for field in fields):
+            raise InputError(f"not a list of integers: {shown(line)}", source, number)
+        rows.append((number, [integer(field, source, number, f"number {k + 1}")
+                              for k, field in enumerate(fields)]))
 
     givens = []
     for number, row in rows[:n]:
@@ -396,7 +400,7 @@ def parse_dat(text: str, source: str = "<input>") -> Futoshiki:
         params[name.lower()] = (line, labels, tokens)
     unknown = sorted(set(params) - {"size", "values", "lastdx", "lt"})
     if unknown:
-        raise InputError(f"unknown parameter {unknown[0]!r} (known: SIZE, values, lastdx, lt)",
+        raise InputError(f"unknown parameter {shown(unknown[0])} (known: SIZE, values, lastdx, lt)",
                          source, params[unknown[0]][0])
     if "size" not in params or "values" not in params:
         missing = "SIZE" if "size" not in params else "values"
@@ -441,11 +445,12 @@ def parse_dat(text: str, source: str = "<input>") -> Futoshiki:
 
 def _dat_statements(text: str, source: str):
     """(line, name, column labels, value tokens) for each ``param`` statement."""
-    tokens = [
-        (match.group(), number)
-        for number, line in enumerate(text.splitlines(), start=1)
-        for match in _DAT_TOKEN.finditer(line.split("#", 1)[0])
-    ]
+    cells = Cells(source, "square", per_cell=12)  # n + 1 per values row, 5 per relation
+    tokens = []
+    for number, line in numbered(text):
+        found = _DAT_TOKEN.findall(line.split("#", 1)[0])
+        cells.take(len(found), number)
+        tokens += ((token, number) for token in found)
     statement: list[tuple[str, int]] = []
     for token in tokens:
         if token[0] != ";":
@@ -497,9 +502,9 @@ def _dat_scalar(name: str, param: tuple[int, list[str], list[tuple[str, int]]],
 
 
 def _dat_int(token: str, line: int, source: str) -> int:
-    if not re.fullmatch(r"-?\d+", token):
-        raise InputError(f"expected an integer, found {token!r}", source, line)
-    return int(token)
+    if not re.fullmatch(r"-?[0-9]+", token):
+        raise InputError(f"expected an integer, found {shown(token)}", source, line)
+    return integer(token, source, line, "an integer")
 
 
 def format_dat(puzzle: Futoshiki) -> str:
@@ -546,11 +551,11 @@ def sniff_format(text: str) -> str | None:
     if not lines:
         return None
     first = lines[0][1]
-    if re.fullmatch(r"\d+a?(?:d.)?[:#]\S*", first):
+    if re.fullmatch(r"[0-9]+a?(?:d.)?[:#]\S*", first):
         return "tatham"
     if re.match(r"param\b", first):
         return "dat"
-    if re.fullmatch(r"\d+", first) and len(lines) > 1 and "," in lines[1][1]:
+    if re.fullmatch(r"[0-9]+", first) and len(lines) > 1 and "," in lines[1][1]:
         return "csv"
     raw = [line.rstrip() for line in text.rstrip("\n ").split("\n")]
     n = (len(raw[0]) + 1) // 2

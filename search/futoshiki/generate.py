@@ -37,7 +37,7 @@ import time
 from typing import Any
 
 from search.core.contract import GridcpError, Status
-from search.core.outputs import out_dir
+from search.core.outputs import out_dir, write_file
 from search.futoshiki import KIND
 from search.futoshiki.formats import format_tatham, format_tatham_text
 from search.futoshiki.grade import GRADES, grade, solved_at
@@ -239,7 +239,8 @@ def parse_size(size: str | None) -> int:
         return DEFAULT_SIZE
     text = size.lower()
     width, _, height = text.partition("x")
-    if not width.isdigit() or (height and height != width):
+    if not (width.isascii() and width.isdigit() and len(width) <= 3) or \
+            (height and height != width):
         raise GridcpError(f"--size must be N or NxN (a square), found {size!r}")
     n = int(width)
     if not 1 <= n <= 32:
@@ -291,7 +292,7 @@ def generate(args: Any) -> int:
             line = json.dumps(record)
         if out:
             target = out / f"futoshiki_{n}_{args.seed}_{k}.txt"
-            target.write_text(text)
+            write_file(target, text, force=getattr(args, "force", False))
             between = f"{len(puzzle.bars)} bars" if adjacent else \
                 f"{len(puzzle.less)} inequalities"
             print(f"{target}: {givens} givens, {between}",

@@ -21,6 +21,7 @@ import re
 from dataclasses import replace
 
 from search.core.contract import InputError
+from search.core.inputs import Cells, integer, is_integer, numbered, shown
 from search.core.limits import check_cells
 from search.core.registry import furthest
 from search.futoshiki.formats import READERS, format_tatham_text, sniff_format, unequal_only
@@ -30,15 +31,21 @@ _ROW_SEPARATORS = {"|": 0, "<": -1, ">": 1}  # sign of left relative to right
 _COLUMN_RELATIONS = {"-": 0, "^": -1, "v": 1, "V": 1}  # sign of upper relative to lower
 _LEFT = {sign: token for token, sign in _ROW_SEPARATORS.items()}
 _UP = {0: "-", -1: "^", 1: "v"}
-_INTEGER = re.compile(r"[+-]?\d+")
+_INTEGER = re.compile(r"[+-]?[0-9]+")
 
 
 def looks_like_seed(text: str) -> bool:
-    lines = [line for line in text.splitlines() if line.strip()]
+    found = []
+    for _, line in numbered(text):
+        if line and not line.isspace():
+            found.append(line)
+            if len(found) == 2:
+                break
     return (
-        len(lines) >= 2
-        and _INTEGER.fullmatch(lines[0].strip()) is not None
-        and "," not in lines[1]
+        len(found) == 2
+        # any digits, so that a '³' or a 5,000-digit order gets the seed reader's message
+        and (_INTEGER.fullmatch(found[0].strip()) is not None or found[0].strip().isdigit())
+        and "," not in found[1]
     )
 
 
@@ -62,24 +69,30 @@ def parse(text: str, source: str = "<input>") -> Futoshiki:
 
 
 def parse_seed(text: str, source: str = "<input>") -> Futoshiki:
-    lines = [(number, line.split()) for number, line in enumerate(text.splitlines(), 1)]
-    lines = [(number, tokens) for number, tokens in lines if tokens]
-    if not lines:
+    """The seed format: n first, then its 2n - 1 lines, each split only once n
+    allows it (``Cells``), so that a huge file is refused before it is split."""
+    rows = [(number, line) for number, line in numbered(text) if line and not line.isspace()]
+    if not rows:
         raise InputError("empty file", source)
-    number, tokens = lines[0]
-    if len(tokens) != 1 or not tokens[0].isdigit() or int(tokens[0]) < 1:
-        raise InputError(f"the first line must be the order n >= 1, found {' '.join(tokens)!r}",
+    number, line = rows[0]
+    tokens = line.split(maxsplit=1)
+    if len(tokens) != 1 or not is_integer(tokens[0]):
+        raise InputError(f"the first line must be the order n >= 1, found {shown(line.strip())}",
                          source, number)
-    n = int(tokens[0])
+    n = integer(tokens[0], source, number, "the order n")
+    if n < 1:
+        raise InputError(f"the first line must be the order n >= 1, found {n}", source, number)
     check_cells(n, n, source, number, "square")
-    body = lines[1:]
+    body = rows[1:]
     if len(body) != 2 * n - 1:
         where = body[-1][0] if body else number
         raise InputError(f"n = {n} needs {2 * n - 1} lines after the first, found {len(body)}",
                          source, where)
+    cells = Cells(source, "square", per_cell=4)  # 2n - 1 rows of 2n - 1 tokens
     givens: list[tuple[int, ...]] = []
     less: list[tuple[Cell, Cell]] = []
-    for i, (number, tokens) in enumerate(body):
+    for i, (number, line) in enumerate(body):
+        tokens = cells.words(line, number)
         r = i // 2
         if len(tokens) != 2 * n - 1:
             what = "values and separators" if i % 2 == 0 else "relation and filler tokens"
@@ -98,7 +111,7 @@ def parse_seed(text: str, source: str = "<input>") -> Futoshiki:
             for c in range(n - 1):
                 if tokens[2 * c + 1] != "-":
                     raise InputError(f"token {2 * c + 2} must be the filler '-', "
-                                     f"found {tokens[2 * c + 1]!r}", source, number)
+                                     f"found {shown(tokens[2 * c + 1])}", source, number)
     return Futoshiki(n, tuple(givens), tuple(sorted(less)))
 
 
@@ -107,15 +120,15 @@ def _row_values(tokens: list[str], number: int, source: str) -> tuple[int, ...]:
     for k in range(0, len(tokens), 2):
         if not _INTEGER.fullmatch(tokens[k]):
             hint = " (a relation belongs between rows)" if tokens[k] in "^vV" else ""
-            raise InputError(f"token {k + 1} must be a value, found {tokens[k]!r}{hint}",
+            raise InputError(f"token {k + 1} must be a value, found {shown(tokens[k])}{hint}",
                              source, number)
-        values.append(int(tokens[k]))
+        values.append(integer(tokens[k], source, number, f"token {k + 1}"))
     return tuple(values)
 
 
 def _token(token: str, table: dict[str, int], what: str, number: int, source: str) -> int:
     if token not in table:
-        raise InputError(f"expected {what}, found {token!r}", source, number)
+        raise InputError(f"expected {what}, found {shown(token)}", source, number)
     return table[token]
 
 

@@ -637,7 +637,9 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
                           "(default: solve,count)")
     sub.add_argument("--memory-limit", type=at_least(0, float), default=DEFAULT_MEMORY_MB,
                      metavar="MB",
-                     help=f"address space per run (default {DEFAULT_MEMORY_MB}; 0: none)")
+                     help=f"address space per run, and of bench itself (default "
+                          f"{DEFAULT_MEMORY_MB}; 0: none)")
+    sub.set_defaults(cap_memory=True)
     sub.add_argument("--grace", type=at_least(0, float), default=DEFAULT_GRACE, metavar="S",
                      help=f"kill a run this long after its time limit (default {DEFAULT_GRACE:g})")
     sub.add_argument("--jobs", "-j", type=positive(int), default=1, help="runs at once (default 1)")
@@ -746,7 +748,7 @@ def run_bench(args: argparse.Namespace) -> int:
     print(f"{len(specs)} runs: {len(records)} new ({counts or 'none'}), "
           f"{len(specs) - len(records)} already in {out}")
     if args.report:
-        write_report(out, Path(args.report), suite=args.suite)
+        write_report(out, Path(args.report), suite=args.suite, force=True)  # its own report
     return _verdict(specs, out)
 
 

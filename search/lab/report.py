@@ -35,10 +35,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from search.app.arguments import YES
+from search.app.arguments import YES, add_whole_limits
 from search.app.manifest import labelled
-from search.core.contract import GridcpError
-from search.core.outputs import out_dir
+from search.core.contract import GridcpError, printable
+from search.core.outputs import out_dir, out_file, save_figure, write_file
 from search.core.registry import read_text
 from search.lab.results import Record, lost, read_results, read_sweeps, run_key
 from search.lab.suites import load_suite
@@ -417,7 +417,8 @@ def span(values: list[float]) -> tuple[float, float]:
 Limits = tuple[tuple[float, float], tuple[float, float]]
 
 
-def cactus(records: list[Record], target: Path, plt: Any, clock: str = "wall") -> list[Limits]:
+def cactus(records: list[Record], target: Path, plt: Any, clock: str = "wall",
+           force: bool = False) -> list[Limits]:
     """Instances solved within t seconds, one line per backend, one panel per puzzle
     (rows) and task (columns): backends of one puzzle are compared on its instances.
     Returns each drawn panel's (x, y) limits."""
@@ -453,13 +454,13 @@ def cactus(records: list[Record], target: Path, plt: Any, clock: str = "wall") -
                 ax.legend(fontsize="small")
             drawn.append((ax.get_xlim(), ax.get_ylim()))
     figure.tight_layout()
-    figure.savefig(target, dpi=100)
+    save_figure(figure, target, force=force, dpi=100)
     plt.close(figure)
     return drawn
 
 
 def scatter(records: list[Record], task: str, pair: tuple[str, str], target: Path,
-            plt: Any, clock: str = "wall") -> Limits | None:
+            plt: Any, clock: str = "wall", force: bool = False) -> Limits | None:
     """Backend A's time against B's per instance, log-log; unsolved runs sit at PAR-2,
     beyond the dashed lines of the time limit.  Returns the (x, y) limits, or None
     when no instance has runs of both."""
@@ -498,20 +499,20 @@ def scatter(records: list[Record], task: str, pair: tuple[str, str], target: Pat
     ax.legend(loc="upper left", fontsize="small")
     limits = (ax.get_xlim(), ax.get_ylim())
     figure.tight_layout()
-    figure.savefig(target, dpi=110)
+    save_figure(figure, target, force=force, dpi=110)
     plt.close(figure)
     return limits
 
 
 def make_plots(records: list[Record], out: Path, pair: tuple[str, str] | None,
-               clock: str = "wall") -> list[str]:
+               clock: str = "wall", force: bool = False) -> list[str]:
     plt = _pyplot()
     if plt is None:
         print("gridcp: no plots: matplotlib is missing (pip install 'gridcp[plots]')",
               file=sys.stderr)
         return []
     written = ["cactus.png"]
-    cactus(records, out / "cactus.png", plt, clock)
+    cactus(records, out / "cactus.png", plt, clock, force)
     backends = list(dict.fromkeys(r["backend"] for r in records))
     if pair is None and {"search", "cpsat"} <= set(backends):
         pair = ("search", "cpsat")  # the two backends every puzzle has
@@ -520,7 +521,7 @@ def make_plots(records: list[Record], out: Path, pair: tuple[str, str] | None,
         return written
     for task in dict.fromkeys(r["task"] for r in records):
         name = f"scatter-{task}.png"
-        if scatter(records, task, pair, out / name, plt, clock) is not None:
+        if scatter(records, task, pair, out / name, plt, clock, force) is not None:
             written.append(name)
     return written
 
@@ -535,6 +536,9 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     sub.add_argument("-o", "--out", metavar="DIR",
                      help="write report.md, each table as CSV and LaTeX, and the PNG plots "
                           "here (default: the Markdown to stdout)")
+    sub.add_argument("--force", action="store_true",
+                     help="overwrite the report's files if DIR holds them already")
+    add_whole_limits(sub)
     sub.add_argument("--scatter", metavar="A,B",
                      help="the two backends of the scatter plots "
                           "(default: search,cpsat, else the first two)")
@@ -556,22 +560,37 @@ def run_report(args: argparse.Namespace) -> int:
         records, unsupported, sweeps = _read(path)
         print(markdown(records, path.name, [], unsupported, sweeps, clock=args.time))
         return YES
-    write_report(path, Path(args.out), pair=pair, clock=args.time)
+    write_report(path, Path(args.out), pair=pair, clock=args.time, force=args.force)
     return YES
 
 
 def _read(path: Path) -> tuple[list[Record], list[Record], list[dict[str, Any]]]:
     read_text(path, puzzle_file=False)  # a missing, binary or empty file: one line, exit 2
-    records = latest(read_results(path))
+    records = [safe(r) for r in latest(read_results(path))]
     unsupported = [r for r in records if r.get("unsupported")]
     records = [r for r in records if not r.get("unsupported")]
     if not records:
         raise GridcpError(f"{path}: no runs recorded")
-    return records, unsupported, read_sweeps(path)
+    return records, unsupported, [safe(s) for s in read_sweeps(path)]
+
+
+def safe(value: Any) -> Any:
+    """A record with every string fit for a Markdown page: HTML escaped, ``|`` (a
+    table's column bar) and backticks escaped, non-printable characters (line
+    breaks included) shown as escapes, so that a results file cannot put markup,
+    a script or a broken table into the report."""
+    if isinstance(value, str):
+        return html.escape(printable(value)).replace("|", "\\|").replace("`", "\\`")
+    if isinstance(value, dict):
+        return {safe(k): safe(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [safe(v) for v in value]
+    return value
 
 
 def write_report(path: Path, out: Path, *, pair: tuple[str, str] | None = None,
-                 suite: str | None = None, clock: str = "wall") -> None:
+                 suite: str | None = None, clock: str = "wall",
+                 force: bool = False) -> None:
     """report.md, the tables as CSV and LaTeX, and the plots of a results file, in
     ``out``.  A suite's ``[report]`` table chooses the scatter pair and the extra
     tables."""
@@ -584,19 +603,20 @@ def write_report(path: Path, out: Path, *, pair: tuple[str, str] | None = None,
         if pair is None and settings.get("scatter"):
             pair = tuple(settings["scatter"])
     out = out_dir(out, "-o")
-    plots = make_plots(records, out, pair, clock)
+    out_file(out / "report.md", "-o", force=force)  # before any plot is drawn
+    plots = make_plots(records, out, pair, clock, force)
     remake = next((s["command"] for s in reversed(sweeps) if s.get("command")), "")
     if not remake.count("--report") or clock != "wall":
         again = f"python -m search report {path} -o {out}" + \
             (f" --time {clock}" if clock != "wall" else "")
         remake = (remake + " && " if remake else "") + again
-    (out / "report.md").write_text(markdown(records, path.name, plots, unsupported, sweeps, by,
-                                            remake, clock))
+    write_file(out / "report.md", markdown(records, path.name, plots, unsupported, sweeps, by,
+                                           remake, clock), force=force)
     names = []
     for title, table in tables(records, by, clock):
         caption = f"{title} ({CLOCK_WORDS[clock]}): {path.name}"
-        (out / f"{table.name}.csv").write_text(table.csv())
-        (out / f"{table.name}.tex").write_text(table.latex(caption))
+        write_file(out / f"{table.name}.csv", table.csv(), force=force)
+        write_file(out / f"{table.name}.tex", table.latex(caption), force=force)
         names.append(table.name)
     print(f"wrote {out / 'report.md'}, the tables as CSV and LaTeX ({', '.join(names)})"
           + "".join(f", {out / p}" for p in plots))

@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from search.core import inputs
 from search.core.contract import InputError
 
 Record = dict[str, Any]
@@ -103,10 +104,8 @@ def read_sweeps(path: Path) -> list[dict[str, Any]]:
 def _lines(path: Path) -> Iterator[tuple[int, Record]]:
     if not path.exists():
         return
-    try:
-        text = path.read_bytes().decode("utf-8", errors="replace")
-    except OSError as error:
-        raise InputError(f"cannot read: {error.strerror}", str(path)) from None
+    data = inputs.read_bytes(path, inputs.MAX_RESULTS_BYTES, what="a results file")
+    text = data.decode("utf-8", errors="replace")
     lines = text.split("\n")
     complete = text.endswith("\n")
     for number, line in enumerate(lines, start=1):

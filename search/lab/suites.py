@@ -50,9 +50,10 @@ import tomllib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from search.app.manifest import labelled
+from search.core import inputs
 from search.core.contract import GridcpError, InputError
 from search.core.registry import detect, kind, load, read_text
 from search.lab.crosscheck import load_instances, parse_sizes
@@ -145,26 +146,13 @@ def load_suite(name: str) -> Suite:
     if not path.exists():
         known = ", ".join(p.stem for p in available()) or "none"
         raise GridcpError(f"no suite {name!r} ({path} is absent; known: {known})")
+    text = inputs.read_text(path, puzzle=False, what="a suite")
     try:
-        data = tomllib.loads(path.read_text())
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise InputError(f"not a suite: {error}", str(path)) from None
-    unknown = set(data) - TOP_KEYS
-    if unknown:
-        raise InputError(f"unknown key {sorted(unknown)[0]!r} (known: "
-                         f"{', '.join(sorted(TOP_KEYS))})", str(path))
-    entries = data.get("instances", [])
-    if not entries:
-        raise InputError("no [[instances]]", str(path))
-    for number, entry in enumerate(entries, start=1):
-        bad = set(entry) - ENTRY_KEYS
-        sources = [k for k in ("paths", "collection", "generator") if k in entry]
-        if bad:
-            raise InputError(f"[[instances]] #{number}: unknown key {sorted(bad)[0]!r}",
-                             str(path))
-        if len(sources) != 1:
-            raise InputError(f"[[instances]] #{number}: give one of paths, collection, "
-                             "generator", str(path))
+    check_suite(data, text, str(path))
+    entries = data["instances"]
     defaults = {"backends": None, "tasks": ["solve"], "rules": [{}], "time_limit": 10.0,
                 "memory_limit": 4096.0, "grace": 5.0}
     defaults.update({k: data[k] for k in defaults if k in data})
@@ -172,6 +160,115 @@ def load_suite(name: str) -> Suite:
     return Suite(path.stem, path, data.get("description", ""),
                  tuple([needs] if isinstance(needs, str) else needs), defaults,
                  dict(data.get("peers", {})), dict(data.get("report", {})), tuple(entries))
+
+
+# ---------------------------------------------------------------- the shape of a suite
+
+
+def _texts(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+def _number(low: float, strict: bool = False) -> Callable[[Any], bool]:
+    return lambda value: (isinstance(value, int | float) and not isinstance(value, bool)
+                          and (value > low if strict else value >= low) and value < 1e9)
+
+
+def _seeds(value: Any) -> bool:
+    whole = _number(0)
+    return ((isinstance(value, int) and whole(value) and value <= 10**7)
+            or isinstance(value, list) and all(isinstance(v, int) and whole(v) for v in value)
+            or isinstance(value, dict) and set(value) == {"start", "count"}
+            and all(isinstance(v, int) and whole(v) for v in value.values())
+            and value["count"] <= 10**7)
+
+
+def _backends(value: Any) -> bool:
+    return isinstance(value, list) and all(
+        isinstance(v, str) or isinstance(v, dict) and {"name", "backend"} <= set(v)
+        <= {"name", "backend", "options"} and isinstance(v["name"], str)
+        and isinstance(v["backend"], str) and isinstance(v.get("options", {}), dict)
+        for v in value)
+
+
+# key -> (what it must be, in words; the test)
+SHAPES: dict[str, tuple[str, Callable[[Any], bool]]] = {
+    "description": ("a string", lambda v: isinstance(v, str)),
+    "needs": ("a path or a list of paths", lambda v: isinstance(v, str) or _texts(v)),
+    "backends": ("a list of backend names or {name, backend, options} tables", _backends),
+    "tasks": ("a list of tasks (solve, count, unique, check)",
+              lambda v: _texts(v) and set(v) <= {"solve", "count", "unique", "check"}),
+    "rules": ("a list of tables ({} for the default rules)",
+              lambda v: isinstance(v, list) and all(isinstance(r, dict) for r in v)),
+    "time_limit": ("a number of seconds above 0", _number(0, strict=True)),
+    "memory_limit": ("a number of megabytes, 0 or more", _number(0)),
+    "grace": ("a number of seconds, 0 or more", _number(0)),
+    "peers": ("a table of paths", lambda v: isinstance(v, dict)
+              and all(isinstance(x, str) for x in v.values())),
+    "report": ("a table {scatter = [A, B], by = [\"size\", \"rules\", \"set\", \"size+rules\"]}",
+               lambda v: isinstance(v, dict) and set(v) <= {"scatter", "by"}
+               and (_texts(v.get("scatter", ["", ""])) and len(v.get("scatter", "ab")) == 2)
+               and _texts(v.get("by", [])) and all(
+                   set(by.split("+")) <= {"size", "rules", "set"} for by in v.get("by", []))),
+    "instances": ("a list of [[instances]] tables",
+                  lambda v: isinstance(v, list) and v and all(isinstance(e, dict) for e in v)),
+    "paths": ("a list of paths", _texts),
+    "collection": ("a path", lambda v: isinstance(v, str)),
+    "generator": ("a generator's name", lambda v: isinstance(v, str)),
+    "sizes": ("a list of sizes, \"WxH\"", _texts),
+    "seeds": ("a count, a list, or {start = S, count = N}", _seeds),
+    "puzzle": ("a puzzle's name", lambda v: isinstance(v, str)),
+    "first": ("a whole number, 0 or more",
+              lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0),
+    "exclude": ("a list of strings", _texts),
+    "options": ("a table", lambda v: isinstance(v, dict)),
+    "set": ("a string", lambda v: isinstance(v, str)),
+    "expected": ("{table, file, answers, index}", lambda v: isinstance(v, dict)
+                 and {"table", "file", "answers"} <= set(v) <= {"table", "file", "answers",
+                                                                  "index"}
+                 and all(isinstance(v[k], str) for k in ("table", "file"))
+                 and isinstance(v.get("index", ""), str) and isinstance(v["answers"], dict)
+                 and all(isinstance(c, str) for c in v["answers"].values())),
+}
+
+
+def _line_of(text: str, key: str, entry: int | None) -> int | None:
+    """The line of ``key = ...`` (in the ``entry``-th [[instances]], 1-based), if found."""
+    seen = 0
+    for number, line in inputs.numbered(text):
+        stripped = line.strip()
+        if stripped.startswith("[[instances]]"):
+            seen += 1
+        elif (seen == (entry or 0)) and stripped.split("=", 1)[0].strip() == key:
+            return number
+    return None
+
+
+def check_suite(data: dict[str, Any], text: str, source: str) -> None:
+    """Refuse a suite whose keys or values are not what the module's text says,
+    naming the key and its line."""
+    def refuse(problem: str, key: str | None = None, entry: int | None = None) -> NoReturn:
+        line = _line_of(text, key, entry) if key else None
+        where = f"[[instances]] #{entry}: " if entry else ""
+        raise InputError(where + problem, source, line)
+
+    def check(table: dict[str, Any], known: set[str], entry: int | None) -> None:
+        for key in sorted(table, key=str):
+            if key not in known:
+                refuse(f"unknown key {inputs.shown(key)} (known: {', '.join(sorted(known))})",
+                       key, entry)
+            what, test = SHAPES[key]
+            if not test(table[key]):
+                refuse(f"{key} must be {what}, found {inputs.shown(str(table[key]))}", key,
+                       entry)
+
+    check(data, TOP_KEYS, None)
+    if not data.get("instances"):
+        refuse("no [[instances]]")
+    for number, entry in enumerate(data["instances"], start=1):
+        check(entry, ENTRY_KEYS, number)
+        if sum(k in entry for k in ("paths", "collection", "generator")) != 1:
+            refuse("give one of paths, collection, generator", None, number)
 
 
 # ---------------------------------------------------------------- instances
@@ -260,17 +357,24 @@ def _expected(spec: dict[str, Any], suite: Suite) -> dict[tuple[Path, int], dict
     if not {"table", "file", "answers"} <= set(spec):
         raise GridcpError(f"suite {suite.name}: expected = {{table, file, answers, index}}")
     table = beside(spec["table"])
-    try:
-        lines = [line for line in table.read_text().splitlines() if not line.startswith("#")]
-    except OSError as error:
-        raise GridcpError(f"suite {suite.name}: {table}: {error.strerror}") from None
+    text = inputs.read_text(table, puzzle=False, what="a table of answers")
+    numbers = [number for number, line in inputs.numbered(text) if not line.startswith("#")]
+    lines = [line for _, line in inputs.numbered(text) if not line.startswith("#")]
     rows = csv.DictReader(lines, delimiter="\t" if table.suffix == ".tsv" else ",")
     out: dict[tuple[Path, int], dict[str, str]] = {}
     for row in rows:
+        line = numbers[min(rows.line_num, len(numbers)) - 1] if numbers else None
+        if row.get(spec["file"]) is None or spec.get("index") and row.get(spec["index"]) is None:
+            raise InputError(f"a row without the column {spec['file']!r}"
+                             + (f" or {spec['index']!r}" if spec.get("index") else ""),
+                             str(table), line)
         answers = {task: _answer(task, row.get(column) or "")
                    for task, column in spec["answers"].items()}
-        answers = {task: a for task, a in answers.items() if a.isdigit() or a in ANSWERS}
-        index = int(row[spec["index"]]) if spec.get("index") else 0
+        answers = {task: a for task, a in answers.items()
+                   if inputs.is_integer(a, inputs.MAX_RECORD_DIGITS) and a.isdigit()
+                   or a in ANSWERS}
+        index = inputs.integer(row[spec["index"]], str(table), line, spec["index"]) \
+            if spec.get("index") else 0
         out[(table.parent / row[spec["file"]]).resolve(), index] = answers
     return out
 
@@ -278,8 +382,8 @@ def _expected(spec: dict[str, Any], suite: Suite) -> dict[tuple[Path, int], dict
 def _answer(task: str, text: str) -> str:
     """The first word of a cell; a number of solutions as unique answers it."""
     word = (text.split() or [""])[0]
-    if task.split()[0] == "unique" and word.isdigit():
-        return {0: "UNSAT", 1: "UNIQUE"}.get(int(word), "MULTIPLE")
+    if (task.split() or [""])[0] == "unique" and word.isascii() and word.isdigit():
+        return {"0": "UNSAT", "1": "UNIQUE"}.get(word.lstrip("0") or "0", "MULTIPLE")
     return word
 
 

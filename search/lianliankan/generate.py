@@ -30,7 +30,7 @@ from typing import Any
 
 from search.core.contract import GridcpError, Status
 from search.core.limits import MAX_TURNS, check_cells, turns
-from search.core.outputs import out_dir
+from search.core.outputs import out_dir, write_file
 from search.lianliankan.difficulty import GRADES, Grade, grade, searched
 from search.lianliankan.io import format_board, solution_json
 from search.lianliankan.model import Board, Cell, Grid, Move, Solution
@@ -396,7 +396,8 @@ def generate(args: Any) -> int:
                 record["clearing"] = solution_json(board, clearing)
             print(json.dumps(record))
         elif out is not None:
-            (out / f"{name}.llk").write_text(format_board(board))
+            write_file(out / f"{name}.llk", format_board(board),
+                       force=getattr(args, "force", False))
         else:
             print(f"# board {name}" + (f" {found.name}" if found is not None else ""))
             print(format_board(board), end="")

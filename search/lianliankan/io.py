@@ -35,6 +35,8 @@ from dataclasses import replace
 from typing import Any
 
 from search.core.contract import InputError
+from search.core.inputs import Cells, integer, is_integer, numbered, shown
+from search.core.inputs import lines as split_lines
 from search.core.limits import TooLarge, check_cells
 from search.lianliankan.model import Board, Cell, Move, Solution
 from search.lianliankan.paths import Field
@@ -109,8 +111,7 @@ def _board(text: str, source: str) -> Board:
         raise InputError("no board in the file", source)
     if _has_seed_header(text):
         return _seed_printout(text, source)
-    headers = [n for n, line in enumerate(text.splitlines(), 1)
-               if line.split()[:2] == ["#", "board"]]
+    headers = [n for n, line in numbered(text) if line.split(maxsplit=2)[:2] == ["#", "board"]]
     if len(headers) > 1:
         raise InputError(f"a collection of {len(headers)} boards ('# board' lines); "
                          "give one board per file", source, headers[1])
@@ -125,7 +126,7 @@ def _game_parts(text: str, source: str) -> tuple[str, dict[str, Any] | None,
     """The board's text (a ``rules:`` line blanked and everything from
     ``moves:`` on cut, so line numbers stay), the rules stated, and the moves
     (None: no ``moves:`` line)."""
-    lines = text.splitlines()
+    lines = split_lines(text)
     rules: dict[str, Any] | None = None
     for i, line in enumerate(lines):
         word = line.strip().lower()
@@ -164,12 +165,13 @@ def _moves(lines: list[str], first: int, source: str) -> list[Stated]:
             raise InputError("the 'rules:' line goes before 'moves:'", source, number + 1)
         picture = re.match(r"^(\d+)\s*:", body)
         body = body[picture.end():].strip() if picture else body
-        cells = [(int(r), int(c)) for r, c in _CELL.findall(body)]
+        cells = [(integer(r, source, number + 1, "a row"),
+                  integer(c, source, number + 1, "a column")) for r, c in _CELL.findall(body)]
         if len(cells) < 2 or _CELL.sub("", body).replace("-", "").strip():
             raise InputError("a move is 'picture: (r,c) - (r,c) ...' with two tiles or more",
                              source, number + 1)
-        moves.append((number + 1, Move(cells[0], cells[-1], tuple(cells[1:-1])),
-                      int(picture.group(1)) if picture else None))
+        named = integer(picture.group(1), source, number + 1, "a picture") if picture else None
+        moves.append((number + 1, Move(cells[0], cells[-1], tuple(cells[1:-1])), named))
     return moves
 
 
@@ -205,8 +207,8 @@ def parse_many(text: str, source: str = "<input>") -> list[tuple[str, str, Board
                 raise InputError(f"board {header[0]} has no rows", source)
             found.append((*header, _grid(rows, source)))
 
-    for number, line in enumerate(text.splitlines(), start=1):
-        words = line.split()
+    for number, line in numbered(text):
+        words = line.split(maxsplit=4)
         if words[:2] == ["#", "board"]:
             close()
             if len(words) < 3:
@@ -243,15 +245,16 @@ def _has_seed_header(text: str) -> bool:
 
 def _content_lines(text: str) -> list[tuple[int, str]]:
     return [
-        (n, line) for n, line in enumerate(text.splitlines(), start=1)
+        (n, line) for n, line in numbered(text)
         if line.strip() and not line.lstrip().startswith("#")
     ]
 
 
 def _grid(body: list[tuple[int, str]], source: str) -> Board:
     rows: list[tuple[int, ...]] = []
+    cells = Cells(source)
     for number, line in body:
-        rows.append(tuple(_cell(word, source, number) for word in line.split()))
+        rows.append(tuple(_cell(word, source, number) for word in cells.words(line, number)))
         if len(rows[-1]) != len(rows[0]):
             raise InputError(
                 f"ragged rows: {len(rows[-1])} cells here, {len(rows[0])} in the first row",
@@ -261,11 +264,12 @@ def _grid(body: list[tuple[int, str]], source: str) -> Board:
 
 def _seed_printout(text: str, source: str) -> Board:
     """Read the first board of a seed printout, token by token (line breaks optional)."""
-    tokens = [(n, w) for n, line in enumerate(text.splitlines(), start=1)
-              for w in line.split() if not line.lstrip().startswith("#")]
+    cells = Cells(source, per_cell=2)  # the cells and a label a row, a header a column
+    tokens = [(n, w) for n, line in numbered(text) if not line.lstrip().startswith("#")
+              for w in cells.words(line, n)]
     start = next(i for i, (_, w) in enumerate(tokens) if w == "--:")
     i, width = start + 1, 0
-    while i < len(tokens) and tokens[i][1].isdigit():
+    while i < len(tokens) and is_integer(tokens[i][1]) and tokens[i][1].isdigit():
         if int(tokens[i][1]) != width:
             raise InputError(f"header column {tokens[i][1]} should be {width:02d}",
                              source, tokens[i][0])
@@ -273,17 +277,18 @@ def _seed_printout(text: str, source: str) -> Board:
     if width == 0:
         raise InputError("the header '--:' names no columns", source, tokens[start][0])
     rows: list[tuple[int, ...]] = []
-    while i < len(tokens) and re.fullmatch(r"\d+:", tokens[i][1]):
+    while i < len(tokens) and re.fullmatch(r"[0-9]+:", tokens[i][1]):
         number, label = tokens[i]
-        if int(label[:-1]) != len(rows):
-            raise InputError(f"row label {label} should be {len(rows):02d}:", source, number)
+        if integer(label[:-1], source, number, "a row label") != len(rows):
+            raise InputError(f"row label {shown(label)} should be {len(rows):02d}:", source,
+                             number)
         i += 1
         cells = []
-        while i < len(tokens) and re.fullmatch(r"-?\d+", tokens[i][1]):
+        while i < len(tokens) and re.fullmatch(r"-?[0-9]+", tokens[i][1]):
             cells.append(_cell(tokens[i][1], source, tokens[i][0]))
             i += 1
         if len(cells) != width:
-            raise InputError(f"row {label} has {len(cells)} cells, the header {width}",
+            raise InputError(f"row {shown(label)} has {len(cells)} cells, the header {width}",
                              source, number)
         rows.append(tuple(cells))
         if i < len(tokens) and tokens[i][1] == "--:":
@@ -294,10 +299,9 @@ def _seed_printout(text: str, source: str) -> Board:
 
 
 def _cell(word: str, source: str, line: int) -> int:
-    try:
-        value = int(word)
-    except ValueError:
-        raise InputError(f"{word!r} is not a number", source, line) from None
+    if not re.fullmatch(r"[+-]?[0-9]+", word):
+        raise InputError(f"{shown(word)} is not a number", source, line)
+    value = integer(word, source, line, "a cell")
     if value < 0:
         raise InputError(f"{value} is negative (0 = empty, pictures from 1)", source, line)
     return value
@@ -317,7 +321,7 @@ def _checked(grid: tuple[tuple[int, ...], ...], source: str, line: int) -> Board
 
 # ---------------------------------------------------------------- solutions
 
-_CELL = re.compile(r"\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)")
+_CELL = re.compile(r"\(\s*(-?[0-9]+)\s*,\s*(-?[0-9]+)\s*\)")
 
 
 def format_move(board: Board, move: Move) -> str:
@@ -338,7 +342,7 @@ def format_solution(board: Board, solution: Solution) -> str:
 
 def parse_solution(text: str, board: Board | None = None, source: str = "<solution>") -> Solution:
     """Read a move list written by ``format_solution`` (``#`` starts a comment)."""
-    return Solution(tuple(move for _, move, _ in _moves(text.splitlines(), 0, source)))
+    return Solution(tuple(move for _, move, _ in _moves(split_lines(text), 0, source)))
 
 
 def move_json(board: Board, move: Move) -> dict[str, Any]:

@@ -18,9 +18,12 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass
+from pathlib import Path
 
-from search.core.contract import InputError
+from search.core.contract import GridcpError, InputError
+from search.core.inputs import Cells, integer, numbered, read_text, shown
 from search.core.limits import TooLarge, check_cells
+from search.core.outputs import write_file
 from search.numberlink.model import Cell, Numberlink, Pair, Solution
 from search.numberlink.verify import verify
 
@@ -30,9 +33,10 @@ BLOCK = "\x00"  # a blocked cell in a Grid; None is an empty cell, any other str
 _SEED_ROW = re.compile(r"(?:\|[^|]*\|)+")
 _SEED_CELL = re.compile(r"\|([^|]*)\|")
 _SEED_HEADINGS = ("Table to be solved:", "The solution to the above table:")
-_HEADER = re.compile(r"(\d+)(\s*,\s*|\s+)(\d+)")
-_SIZE = re.compile(r"SIZE\s+(\d+)\s*[xX]\s*(\d+)(\s*[xX]\s*\d+)?")
-_LINE = re.compile(r"LINE#(\d+)\s*\(\s*(\d+)\s*,\s*(\d+)\s*\)\s*-?\s*\(\s*(\d+)\s*,\s*(\d+)\s*\)")
+_HEADER = re.compile(r"([0-9]+)(\s*,\s*|\s+)([0-9]+)")
+_SIZE = re.compile(r"SIZE\s+([0-9]+)\s*[xX]\s*([0-9]+)(\s*[xX]\s*[0-9]+)?")
+_LINE = re.compile(r"LINE#([0-9]+)\s*\(\s*([0-9]+)\s*,\s*([0-9]+)\s*\)\s*-?\s*"
+                   r"\(\s*([0-9]+)\s*,\s*([0-9]+)\s*\)")
 
 
 @dataclass(frozen=True)
@@ -82,8 +86,8 @@ def make_puzzle(
                                  source, line)
             seen[cell] = label
         pairs.append(Pair(label, *sorted(cells)))
-    if all(label.isdigit() for label in ends):
-        pairs.sort(key=lambda p: int(p.label))
+    if all(label.isascii() and label.isdigit() for label in ends):  # numeric order
+        pairs.sort(key=lambda p: (len(p.label.lstrip("0")), p.label.lstrip("0")))
     return Numberlink(height, width, tuple(pairs), frozenset(blocked))
 
 
@@ -117,19 +121,21 @@ def _rectangular(rows: list[list[str | None]], lines: list[int], source: str,
 
 def _content_lines(text: str) -> list[tuple[int, str]]:
     """(line number, stripped text) of every line, blank lines kept as ''."""
-    return [(number, raw.strip()) for number, raw in enumerate(text.splitlines(), start=1)]
+    return [(number, raw.strip()) for number, raw in numbered(text)]
 
 
 def _seed_grids(text: str, source: str) -> list[Grid]:
     """Blocks of ``| .. |`` rows, separated by blank lines."""
     blocks: list[tuple[list, list]] = []
     fresh = True
+    counted = Cells(source)
     for number, line in _content_lines(text):
         if not line or line.startswith("#") or line in _SEED_HEADINGS:
             fresh = True
             continue
         if not _SEED_ROW.fullmatch(line):
             raise InputError("not a row of '| .. |' cells", source, number)
+        counted.take(line.count("|") // 2, number)
         cells: list[str | None] = []
         for token in _SEED_CELL.findall(line):
             token = token.strip()
@@ -182,6 +188,7 @@ def _grid_stream(text: str, source: str) -> list[Grid]:
     """Letter grids and integer grids: ``W H`` + rows, repeated, or one bare letter grid."""
     lines = [(n, s) for n, s in _content_lines(text) if s and not s.startswith("#")]
     grids: list[Grid] = []
+    counted = Cells(source)
     i = 0
     while i < len(lines):
         number, line = lines[i]
@@ -190,9 +197,11 @@ def _grid_stream(text: str, source: str) -> list[Grid]:
             if grids:
                 raise InputError("expected a 'W H' header line", source, number)
             # One bare letter grid (mzucker): the board is every remaining line.
-            rows = [list(s) for _, s in lines]
+            rows = [counted.chars(s, n) for n, s in lines]
             return [_rectangular([_letters(r) for r in rows], [n for n, _ in lines], source)]
-        a, comma, b = int(header[1]), "," in header[2], int(header[3])
+        a = integer(header[1], source, number, "the header's first number")
+        comma = "," in header[2]
+        b = integer(header[3], source, number, "the header's second number")
         width, height = (b, a) if comma else (a, b)
         if width == 0 and height == 0:
             break
@@ -205,7 +214,8 @@ def _grid_stream(text: str, source: str) -> list[Grid]:
                              source, body[-1][0] if body else number)
         numeric = any(" " in s or "\t" in s or "-" in s for _, s in body) or width == 1 and all(
             s == "0" for _, s in body)
-        rows = [_numbers(s, n, source) if numeric else _letters(list(s)) for n, s in body]
+        rows = [_numbers(counted.words(s, n), n, source) if numeric
+                else _letters(counted.chars(s, n)) for n, s in body]
         grids.append(_rectangular(rows, [n for n, _ in body], source, width))
         i += 1 + height
     return grids
@@ -215,15 +225,15 @@ def _letters(chars: list[str]) -> list[str | None]:
     return [None if ch == "." else ch for ch in chars]
 
 
-def _numbers(line: str, number: int, source: str) -> list[str | None]:
+def _numbers(tokens: list[str], number: int, source: str) -> list[str | None]:
     cells: list[str | None] = []
-    for token in line.split():
+    for token in tokens:
         if token in ("-", "0"):
             cells.append(None)
-        elif token.isdigit():
-            cells.append(str(int(token)))
+        elif token.isascii() and token.isdigit():
+            cells.append(str(integer(token, source, number, "a cell's number")))
         else:
-            raise InputError(f"bad cell {token!r} (a positive number, '-' or '0')",
+            raise InputError(f"bad cell {shown(token)} (a positive number, '-' or '0')",
                              source, number)
     return cells
 
@@ -236,8 +246,10 @@ def _adc_size(text: str, source: str) -> tuple[int, int, list[tuple[int, str]]]:
         raise InputError("expected 'SIZE WxH'", source, number)
     if size[3]:
         raise InputError("3-D (multi-layer) boards are not supported", source, number)
-    check_cells(int(size[2]), int(size[1]), source, number)
-    return int(size[1]), int(size[2]), lines[1:]
+    width = integer(size[1], source, number, "the width")
+    height = integer(size[2], source, number, "the height")
+    check_cells(height, width, source, number)
+    return width, height, lines[1:]
 
 
 def _adc(text: str, source: str) -> Numberlink:
@@ -250,10 +262,10 @@ def _adc(text: str, source: str) -> Numberlink:
     line_of: dict[Cell, int] = {}
     for number, line in lines:
         if line.startswith("LINE_NUM"):
-            try:
-                declared = int(line.split()[1])
-            except (IndexError, ValueError):
-                raise InputError("expected 'LINE_NUM K'", source, number) from None
+            words = line.split()
+            if len(words) != 2:
+                raise InputError("expected 'LINE_NUM K'", source, number)
+            declared = integer(words[1], source, number, "LINE_NUM")
             continue
         match = _LINE.fullmatch(line)
         if match is None:
@@ -261,7 +273,8 @@ def _adc(text: str, source: str) -> Numberlink:
         label = match[1]
         if label in ends:
             raise InputError(f"line {label} is given twice", source, number)
-        x1, y1, x2, y2 = (int(match[i]) for i in range(2, 6))
+        x1, y1, x2, y2 = (integer(match[i], source, number, "a coordinate")
+                          for i in range(2, 6))
         ends[label] = [(y1, x1), (y2, x2)]
         line_of[(y1, x1)] = number
     if declared is not None and declared != len(ends):
@@ -333,8 +346,8 @@ def parse_solution(puzzle: Numberlink, text: str, source: str = "<solution>") ->
         width, height, lines = _adc_size(text, source)
         rows = []
         for number, line in lines:
-            row = [None if t.strip() in ("", "0", "00") else str(int(t)) for t in
-                   line.split(",")]
+            row = [None if t.strip() in ("", "0", "00") else
+                   str(integer(t, source, number, "a line number")) for t in line.split(",")]
             rows.append((row, number))
         grid = _rectangular([r for r, _ in rows], [n for _, n in rows], source, width)
     elif fmt == "seed":
@@ -428,15 +441,13 @@ def describe(puzzle: Numberlink) -> str:
 
 def split(path: str, folder: str) -> list[str]:
     """Write each puzzle of a multi-puzzle file to FOLDER/<stem>_<index>.nl."""
-    from pathlib import Path
-
     source = Path(path)
     out = Path(folder)
     out.mkdir(parents=True, exist_ok=True)
     written = []
-    for index, puzzle in enumerate(parse_many(source.read_text(), str(source))):
+    for index, puzzle in enumerate(parse_many(read_text(source), str(source))):
         target = out / f"{source.stem}_{index:03d}.nl"
-        target.write_text(format_puzzle(puzzle))
+        write_file(target, format_puzzle(puzzle))
         written.append(str(target))
     return written
 
@@ -448,5 +459,5 @@ if __name__ == "__main__":
         sys.exit("usage: python -m search.numberlink.io split FILE DIR")
     try:
         print("\n".join(split(sys.argv[2], sys.argv[3])))
-    except InputError as error:
+    except GridcpError as error:
         sys.exit(str(error))

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from search.core.contract import GridcpError
 from search.core.limits import check_cells
-from search.core.outputs import out_dir
+from search.core.outputs import out_dir, write_file
 from search.numberlink import KIND
 from search.numberlink.generate import SeedGenerator, board_of_paths, seed_board
 from search.numberlink.io import format_puzzle, format_solution, solution_json
@@ -132,7 +132,7 @@ def generate(args: argparse.Namespace) -> int:
             puzzle, solution = large_board(height, width, s, pairs=pairs)
         else:
             puzzle, solution, _ = well_designed(height, width, s, backend=checker)
-        _emit(puzzle, solution, s, out, args.json, method)
+        _emit(puzzle, solution, s, out, args.json, method, getattr(args, "force", False))
     wall = time.perf_counter() - start
     print(f"{count} {method} {width}x{height} puzzle(s) in {wall:.2f} s "
           f"({count / max(wall, 1e-9):.1f}/s)", file=sys.stderr)
@@ -140,11 +140,11 @@ def generate(args: argparse.Namespace) -> int:
 
 
 def _emit(puzzle: Numberlink, solution: Solution, seed: int, out: Path | None,
-          as_json: bool, method: str) -> None:
+          as_json: bool, method: str, force: bool = False) -> None:
     text = format_puzzle(puzzle) + "\n" + format_solution(puzzle, solution)
     name = f"numberlink_{puzzle.width}x{puzzle.height}_{method}_{seed}.nl"
     if out:
-        (out / name).write_text(text)
+        write_file(out / name, text, force=force)
     if as_json:
         file = {"file": str(out / name)} if out else {}
         print(json.dumps({"seed": seed, "method": method, "puzzle": format_puzzle(puzzle),

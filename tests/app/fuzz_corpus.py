@@ -53,6 +53,7 @@ class Run:
     stderr: str
     wall: float
     peak_mb: float
+    cpu: float = 0.0  # user + system seconds of the child: what a loaded machine does not inflate
 
 
 # ---------------------------------------------------------------- the inputs
@@ -284,8 +285,53 @@ def _limits() -> list[Case]:
                     time_limit=2.0, names="-", slow=True) for name, argv, files in slow])
 
 
+def _issue_29() -> list[Case]:
+    """What the guarded way in refuses by mechanism (issue 29): special files, a
+    file that is one huge line, digits that are not ASCII or too many, line
+    separators, control characters, bad manifest rows, suites and records."""
+    fut = {"p.fut": _text(SEED3)}
+    files = [
+        ("device", ("solve", "/dev/zero"), {}, "is a device", "/dev/zero", False),
+        ("fut order superscript", ("solve", "{dir}/o.fut"), {"o.fut": "³\n0\n".encode()},
+         "order n", "", False),
+        ("fut order 5000 digits", ("solve", "{dir}/o.fut"),
+         {"o.fut": b"9" * 5000 + b"\n0 | 0\n"}, "order n", "", False),
+        ("nl adc 5000 digits", ("solve", "{dir}/a.nl"),
+         {"a.nl": b"SIZE " + b"9" * 5000 + b"X3\nLINE_NUM 1\nLINE#1 (0,0)-(1,1)\n"},
+         "5,000 digits", "", False),
+        ("llk cell 5000 digits", ("solve", "{dir}/c.llk"),
+         {"c.llk": b"1 " + b"9" * 5000 + b"\n1 2\n"}, "5,000 digits", "", False),
+        ("nl u2028 in a comment", ("solve", "{dir}/s.nl"),
+         {"s.nl": "# note\u2028A.B\nA.B\n".encode()}, "U+2028", "", False),
+        ("llk u0085", ("solve", "{dir}/s.llk"), {"s.llk": "1 1\u0085\n".encode()}, "U+0085",
+         "", False),
+        ("fut title escape", ("solve", "{dir}/t.fut"),
+         {"t.fut": b"3\n\x1b]0;owned\x07\n"}, "U+001B", "", False),
+        ("fut 60 MB line", ("solve", "{dir}/l.fut"),
+         {"l.fut": lambda: b"3\n" + b"0 " * 30_000_000 + b"\n"}, "", "", True),
+        ("manifest short row", ("solve", "--manifest", "{dir}/p.fut"),
+         {**fut, "manifest.tsv": b"file\ttask\trules\texpected\np.fut\tcount\n"},
+         "a row has", "manifest.tsv", False),
+        ("manifest count superscript", ("solve", "--manifest", "{dir}/p.fut"),
+         {**fut, "manifest.tsv": "file\ttask\trules\texpected\np.fut\tcount\t\t³\n".encode()},
+         "count expects", "manifest.tsv", False),
+        ("suite backends 3", ("bench", "--suite", "{dir}/s.toml"),
+         {"s.toml": b'backends = 3\n[[instances]]\npaths = ["x"]\n'}, "backends must be",
+         "s.toml", False),
+        ("results record without fields", ("report", "{dir}/r.jsonl"),
+         {"r.jsonl": b'{"instance": "a"}\n'}, "without the field", "r.jsonl", False),
+        ("convert two names one output", ("convert", "{dir}/a/p.fut", "{dir}/b/p.fut", "-o",
+                                          "{dir}/out"),
+         {"a/p.fut": _text(SEED3), "b/p.fut": _text(SEED3)}, "would both be written", "-",
+         False),
+    ]
+    return [Case(f"issue29 {name}", argv, content, frozenset({USAGE}), message,
+                 names=str(names) if names in ("-", "/dev/zero") else names, slow=slow)
+            for name, argv, content, message, names, slow in files]
+
+
 def cases() -> list[Case]:
-    return _bad_files() + _harmless() + _options() + _limits()
+    return _bad_files() + _harmless() + _options() + _limits() + _issue_29()
 
 
 # ---------------------------------------------------------------- running one
@@ -295,6 +341,7 @@ def materialise(case: Case, folder: Path) -> list[str]:
     """Write the case's files into ``folder``; the argv with ``{dir}`` filled in."""
     for name, content in case.files.items():
         path = folder / name
+        path.parent.mkdir(parents=True, exist_ok=True)
         if content is None:
             path.mkdir(parents=True, exist_ok=True)
             continue
@@ -327,7 +374,8 @@ def run(case: Case, folder: Path, timeout: float = 120.0) -> Run:
     child.returncode = os.waitstatus_to_exitcode(status)
     wall = time.perf_counter() - start
     return Run(child.returncode, out.read_text(errors="replace"),
-               err.read_text(errors="replace"), wall, usage.ru_maxrss / 1024)
+               err.read_text(errors="replace"), wall, usage.ru_maxrss / 1024,
+               usage.ru_utime + usage.ru_stime)
 
 
 def problems(case: Case, result: Run, folder: Path) -> list[str]:
@@ -348,6 +396,8 @@ def problems(case: Case, result: Run, folder: Path) -> list[str]:
         if case.message and case.message not in result.stderr:
             found.append(f"no {case.message!r} in {result.stderr!r}")
         named = case.names or (str(folder / next(iter(case.files))) if case.files else "")
+        if case.names not in ("", "-") and not case.names.startswith("/"):
+            named = str(folder / case.names)  # a file of the case, not the first one
         if named != "-" and named not in result.stderr:
             found.append(f"{named} not named in {result.stderr!r}")
     return found
