@@ -125,8 +125,9 @@ class Table:
 
 
 def _cell(text: str) -> str:
-    """A Markdown table cell: no HTML from a results file, no column break."""
-    return html.escape(text, quote=False).replace("|", "\\|").replace("\n", " ")
+    """A Markdown table cell: no HTML, no column break, no code span and no
+    control character from a results file (shown as escapes)."""
+    return html.escape(printable(text), quote=False).replace("|", "\\|").replace("`", "\\`")
 
 
 LATEX = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
@@ -390,7 +391,7 @@ def markdown(records: list[Record], source: str, plots: list[str],
 
 def _item(text: str) -> str:
     """A list item of the report: no HTML from a results file."""
-    return "- " + html.escape(text, quote=False).replace("\n", " ")
+    return "- " + html.escape(printable(text), quote=False).replace("`", "\\`")
 
 
 # ---------------------------------------------------------------- plots
@@ -566,26 +567,12 @@ def run_report(args: argparse.Namespace) -> int:
 
 def _read(path: Path) -> tuple[list[Record], list[Record], list[dict[str, Any]]]:
     read_text(path, puzzle_file=False)  # a missing, binary or empty file: one line, exit 2
-    records = [safe(r) for r in latest(read_results(path))]
+    records = latest(read_results(path))
     unsupported = [r for r in records if r.get("unsupported")]
     records = [r for r in records if not r.get("unsupported")]
     if not records:
         raise GridcpError(f"{path}: no runs recorded")
-    return records, unsupported, [safe(s) for s in read_sweeps(path)]
-
-
-def safe(value: Any) -> Any:
-    """A record with every string fit for a Markdown page: HTML escaped, ``|`` (a
-    table's column bar) and backticks escaped, non-printable characters (line
-    breaks included) shown as escapes, so that a results file cannot put markup,
-    a script or a broken table into the report."""
-    if isinstance(value, str):
-        return html.escape(printable(value)).replace("|", "\\|").replace("`", "\\`")
-    if isinstance(value, dict):
-        return {safe(k): safe(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [safe(v) for v in value]
-    return value
+    return records, unsupported, read_sweeps(path)
 
 
 def write_report(path: Path, out: Path, *, pair: tuple[str, str] | None = None,

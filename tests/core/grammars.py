@@ -27,7 +27,8 @@ from hypothesis import strategies as st
 
 from search.futoshiki.formats import WRITERS as FUTOSHIKI_WRITERS
 from search.futoshiki.io import format_seed
-from search.lab.oracles import random_futoshiki, random_lianliankan
+from search.lab.oracles.futoshiki import random_puzzle as random_futoshiki
+from search.lab.oracles.lianliankan import random_puzzle as random_lianliankan
 from search.lab.oracles.numberlink import random_board
 from search.lianliankan.io import format_board
 from search.lianliankan.io import format_seed as format_llk_seed

@@ -15,7 +15,7 @@ from hypothesis import given
 from search.app.manifest import read_manifest
 from search.core.contract import GridcpError, InputError
 from search.core.registry import load_puzzle
-from search.lab.bench import read_results, read_sweeps
+from search.lab.results import read_results, read_sweeps
 from search.lab.suites import load_suite
 from tests.core.grammars import LONG, PUZZLE_FORMATS, QUICK, damaged, manifest, results, suite
 
