@@ -36,6 +36,7 @@ and ``unique`` are delegated to ``propagate``.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from dataclasses import dataclass
@@ -155,6 +156,15 @@ def estimate_nodes(puzzle: Futoshiki, probes: int, stop: float, deadline: Deadli
             weight *= len(alive)
             engine.assign(i, rng.choice(alive))
     return total / probes
+
+
+def latin_lower_bound(puzzle: Futoshiki) -> int:
+    """A lower bound on the count known without search: on the empty square
+    ``1! 2! ... n!`` (each row of a Latin rectangle of ``k`` rows extends in at
+    least ``(n - k)!`` ways, a permanent bound), else 0."""
+    if puzzle.less or any(any(row) for row in puzzle.givens):
+        return 0
+    return math.prod(math.factorial(k) for k in range(1, puzzle.n + 1))
 
 
 COUNTERS = {"rows": rowdp.count, "layers": layerdp.count}  # the exact plans by name
@@ -325,11 +335,13 @@ class CountDPBackend(FutoshikiBackend):
         guess = estimate_nodes(puzzle, PROBES, nodes, deadline)
         stats["estimated_nodes"] = float(f"{guess:.3g}")
         if guess > nodes:
+            found = tuple(first_solutions(puzzle, 2, self.opts.evidence_nodes, deadline))
+            lower = max(lower, len(found), latin_lower_bound(puzzle))
             return CountResult(Status.LIMIT, lower, since(start), stats,
                                f"{budget}; enumeration by propagate would visit about "
                                f"{guess:.1e} nodes or more (Knuth's estimate, {PROBES} probes), "
                                f"past its budget of {nodes:,}: it cannot finish, stopped at "
-                               f"once; the count is a lower bound")
+                               f"once; the count is a lower bound", found)
         search = Search(puzzle, None)
         search.deadline = NodeBudget(nodes, deadline)  # type: ignore[assignment]
         try:

@@ -276,7 +276,6 @@ class Frontier:
         room = self.max_bytes - other
         done_k, done_c = [empty_k], [empty_c]
         candidate = 3 * per + 17 + (48 if self.sym.columns else 0)
-        merging = RANGE * (3 * per + 17)  # besides twice the states held: one range
         size = max(1, min(keys.size, int(room / 2 / (candidate * max(self.growth, 1.0)))))
         lo, merged, growth = 0, 0, 0.0  # merged: states in done_k[0]
         while lo < keys.size:
@@ -301,7 +300,7 @@ class Frontier:
             if (held > room // 3 and held - merged * per > room // 6) or (
                     self.max_states is not None and states > self.max_states // 2
                     and states - merged > self.max_states // 4):
-                afford(other + 2 * held + merging, self.max_bytes,
+                afford(other + 2 * held + min(states, RANGE) * (3 * per + 17), self.max_bytes,
                        f"the {states:,} states of value {units[-1].value}'s pieces, merged")
                 merged_k, merged_c = merge_sorted(done_k, done_c)
                 done_k, done_c, merged = [merged_k], [merged_c], merged_k.size
@@ -309,7 +308,7 @@ class Frontier:
         together = sum(k.size for k in done_k)
         other -= keys.size * per
         del keys, counts, k, c
-        afford(other + 2 * together * per + RANGE * (3 * per + 17), self.max_bytes,
+        afford(other + 2 * together * per + min(together, RANGE) * (3 * per + 17), self.max_bytes,
                f"the {together:,} states after value {units[-1].value}")
         self.keys, self.counts = merge_sorted(done_k, done_c)
         check_states(self.size, self.max_states, f"after value {units[-1].value}")
@@ -379,9 +378,11 @@ def wide(counts: np.ndarray, n: int, value: int) -> np.ndarray:
 
 
 def merge(keys: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Sorted distinct keys, with the counts of equal keys added."""
-    order = np.argsort(keys)
+    """Sorted distinct keys, with the counts of equal keys added.  (A stable
+    sort: the keys come as a few sorted runs, which it merges.)"""
+    order = np.argsort(keys, kind="stable")
     keys, counts = keys[order], counts[order]
+    del order
     if keys.size < 2:
         return keys, counts
     starts = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1])))
