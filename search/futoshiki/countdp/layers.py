@@ -276,7 +276,7 @@ class Frontier:
         room = self.max_bytes - other
         done_k, done_c = [empty_k], [empty_c]
         candidate = 3 * per + 17 + (48 if self.sym.columns else 0)
-        size = max(1, min(keys.size, int(room / 2 / (candidate * max(self.growth, 1.0)))))
+        size = max(1, min(keys.size, int(room * 0.75 / (candidate * max(self.growth, 1.0)))))
         lo, merged, growth = 0, 0, 0.0  # merged: states in done_k[0]
         while lo < keys.size:
             hi = min(lo + size, keys.size)
