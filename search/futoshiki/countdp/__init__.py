@@ -64,6 +64,7 @@ QUICK_ORDER = 7  # from this order on, a puzzle with few solutions is propagate'
 QUICK_NODES = 5_000  # propagate's nodes before the DP, on puzzles that may have few solutions
 DEFAULT_MEMORY_MB = 640  # the memory budget of a count, resident, when none is given
 BASE_MB = 64  # what the interpreter, numpy and gridcp hold before any table
+TABLES = 0.85  # the share of the rest the tables' estimates may take (the allocator's slack)
 FALLBACK_NODES = 2_000_000  # propagate's nodes for a count past both plans
 EVIDENCE_NODES = 200_000  # propagate's nodes to find the solutions a count keeps
 PROBES = 16  # Knuth's probes to estimate the fallback's nodes
@@ -284,7 +285,7 @@ class CountDPBackend(FutoshikiBackend):
                 return found, found
             lower = found
         stats["lower_bound"] = lower
-        max_bytes = int((self.budget_mb() - BASE_MB) * MB)
+        max_bytes = int((self.budget_mb() - BASE_MB) * TABLES * MB)
         if max_bytes <= 0:
             raise StateSpaceTooLarge(f"a memory budget of {self.budget_mb():,.0f} MB leaves "
                                      f"nothing for tables above the {BASE_MB} MB base")

@@ -40,6 +40,7 @@ states kept after a step), never in time.
 
 from __future__ import annotations
 
+import ctypes
 import math
 from collections import OrderedDict
 from collections.abc import Iterator
@@ -60,6 +61,21 @@ ONE_SORT = 4_000_000  # candidates merged at once; more are merged value by valu
 WORD = 64
 ONES = np.uint64(2**64 - 1)
 _TABLES: OrderedDict[tuple, Table] = OrderedDict()  # the free-row table kept
+
+
+def _return_freed_memory() -> None:
+    """Arrays of a megabyte or more from their own mappings, returned to the
+    system when freed: with glibc's default the threshold rises to 32 MB after
+    the first free, and the freed tables of a step stay resident beside the
+    next step's, past the budget the estimates keep."""
+    try:
+        libc = ctypes.CDLL("libc.so.6")
+        libc.mallopt(-3, 1 << 20)  # M_MMAP_THRESHOLD
+    except (OSError, AttributeError):
+        pass
+
+
+_return_freed_memory()
 
 
 class StateSpaceTooLarge(Exception):
