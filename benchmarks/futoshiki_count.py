@@ -1,22 +1,23 @@
 """Benchmark of ``count-dp`` on random clue sets that no other tool counts.
 
     python benchmarks/futoshiki_count.py [--n 7] [--puzzles 30] [--seed 1]
-        [--inequalities 1-14] [--givens 0-4] [--max-states 8000000]
-        [--plan auto|rows|layers] [--json FILE]
+        [--inequalities 1-14] [--givens 0-4] [--memory-mb MB] [--max-states N]
+        [--plan auto|rows|layers] [--time-limit S] [--json FILE]
 
 Each puzzle is a seeded random clue set: ``k`` inequalities on distinct
 neighbouring pairs (random directions) and ``g`` givens on distinct cells
 (random values), ``k`` and ``g`` drawn from the given ranges; half of them are
 read off a random Latin square (so they have solutions), half are not (they
-may have none).  A count past ``--max-states`` states is LIMIT (no fallback to
-``propagate``), so the figures are the DP's own.  Every count runs in this
-process on a cold table cache (the free-row tables are built anew), one after
-the other (one core).  Prints one
-line per puzzle and a Markdown summary: status, count, wall and CPU seconds,
-and the deterministic effort (the most states after a step, the sizes of the
-two tables that are joined), and the plan that counted (``rows`` or
-``layers``; ``auto`` tries the one that fits first, then the other, each under
-the budget).  Never asserts a time: it reports.
+may have none).  A count past the memory budget (``--memory-mb``, default the
+backend's 640 MB) or ``--max-states`` is LIMIT (no fallback to ``propagate``),
+so the figures are the DP's own.  Every count runs in a process of its own
+(a cold table cache), one after the other (one core), which reports its CPU
+seconds and its peak resident memory (``VmHWM``, else ``ru_maxrss``).  Prints
+one line per puzzle and a Markdown summary: status, count, CPU seconds, the
+peak memory, the deterministic effort (the most states after a step), the
+plan that counted (``rows``, ``layers``, or ``propagate``'s quick count) and
+the number of verified solutions kept as evidence.  Never asserts a time: it
+reports.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import resource
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -33,10 +36,10 @@ sys.path.insert(0, str(ROOT))
 
 from search.core.contract import CountResult, Deadline, Status  # noqa: E402
 from search.futoshiki.countdp import CountDPBackend, count_dp  # noqa: E402
-from search.futoshiki.countdp import rows as rowdp  # noqa: E402
 from search.futoshiki.countdp.rows import StateSpaceTooLarge  # noqa: E402
-from search.futoshiki.io import format_seed  # noqa: E402
+from search.futoshiki.io import format_seed, parse  # noqa: E402
 from search.futoshiki.model import Futoshiki  # noqa: E402
+from search.futoshiki.verify import verify  # noqa: E402
 
 
 def latin_square(n: int, rng: random.Random) -> list[list[int]]:
@@ -69,15 +72,56 @@ def run_count(puzzle: Futoshiki, args: argparse.Namespace) -> CountResult:
     """The backend's count (``--plan auto``), or one plan alone without the
     backend's quick ``propagate`` count."""
     if args.plan == "auto":
-        engine = CountDPBackend(progress=False, fallback=False, max_states=args.max_states)
+        engine = CountDPBackend(progress=False, fallback=False, max_states=args.max_states,
+                                memory_mb=args.memory_mb)
         return engine.count(puzzle, time_limit=args.time_limit)
     stats: dict = {}
+    memory = args.memory_mb or 640
     try:
         total = count_dp(puzzle, max_states=args.max_states, stats=stats, plan=args.plan,
-                         deadline=Deadline(args.time_limit))
+                         deadline=Deadline(args.time_limit),
+                         max_bytes=int((memory - 64) * 2**20))
     except StateSpaceTooLarge as error:
         return CountResult(Status.LIMIT, 0, 0.0, stats, str(error))
     return CountResult(Status.COUNTED, total, 0.0, stats)
+
+
+def peak_mb() -> float:
+    """This process's peak resident memory (``VmHWM``: ``ru_maxrss`` would keep
+    the parent's peak from before the exec)."""
+    try:
+        with open("/proc/self/status") as status:
+            return int(status.read().split("VmHWM:")[1].split()[0]) / 1024
+    except (OSError, IndexError):
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def child(args: argparse.Namespace) -> int:
+    """One count, of the puzzle on stdin: one JSON line."""
+    puzzle = parse(sys.stdin.read())
+    wall, cpu = time.perf_counter(), time.process_time()
+    result = run_count(puzzle, args)
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    bad = [p for s in result.solutions for p in verify(puzzle, s)]
+    print(json.dumps({"status": str(result.status), "count": result.count,
+                      "wall": round(wall, 3), "cpu": round(cpu, 3), "peak_mb": round(peak_mb(), 1),
+                      "evidence": len(result.solutions), "evidence_ok": not bad,
+                      **{key: result.effort.get(key) for key in
+                         ("plan", "states", "pieces", "upper_states", "lower_states",
+                          "forward_states", "backward_states", "rows_over_budget",
+                          "layers_over_budget")},
+                      "message": result.message}))
+    return 0
+
+
+def in_child(puzzle: Futoshiki, argv: list[str]) -> dict:
+    done = subprocess.run([sys.executable, __file__, "--child", *argv],
+                          input=format_seed(puzzle), capture_output=True, text=True)
+    if done.returncode:
+        return {"status": "ERROR", "count": 0, "wall": 0.0, "cpu": 0.0, "peak_mb": 0.0,
+                "evidence": 0, "plan": None, "states": None,
+                "message": done.stderr.strip().splitlines()[-1:]}
+    return json.loads(done.stdout)
 
 
 def span(text: str) -> tuple[int, int]:
@@ -93,12 +137,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--inequalities", type=span, default=(1, 14), metavar="LOW-HIGH")
     parser.add_argument("--givens", type=span, default=(0, 4), metavar="LOW-HIGH")
     parser.add_argument("--time-limit", type=float, default=600.0)
-    parser.add_argument("--max-states", type=int, default=8_000_000,
-                        help="count-dp's state budget; past it the count is LIMIT")
+    parser.add_argument("--memory-mb", type=float,
+                        help="count-dp's memory budget (default: the backend's, 640 MB)")
+    parser.add_argument("--max-states", type=int,
+                        help="count-dp's state budget (default: none, the memory alone)")
     parser.add_argument("--plan", choices=("auto", "rows", "layers"), default="auto")
     parser.add_argument("--json", type=Path, help="write every record to this file")
     parser.add_argument("--show", action="store_true", help="print each puzzle")
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.child:
+        return child(args)
+    passed = [f"--time-limit={args.time_limit}", f"--plan={args.plan}"]
+    passed += [f"--memory-mb={args.memory_mb}"] if args.memory_mb else []
+    passed += [f"--max-states={args.max_states}"] if args.max_states else []
     rng = random.Random(args.seed)
     records = []
     print(f"# count-dp (plan {args.plan}) on {args.puzzles} random {args.n}x{args.n} clue sets "
@@ -106,40 +158,32 @@ def main(argv: list[str] | None = None) -> int:
     for i in range(args.puzzles):
         k, g = rng.randint(*args.inequalities), rng.randint(*args.givens)
         puzzle = clue_set(args.n, k, g, rng, consistent=i % 2 == 0)
-        rowdp._TABLES.clear()
-        wall, cpu = time.perf_counter(), time.process_time()
-        result = run_count(puzzle, args)
-        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
         record = {"i": i, "n": args.n, "inequalities": k, "givens": g,
-                  "consistent": i % 2 == 0, "status": str(result.status),
-                  "count": result.count, "wall": round(wall, 3), "cpu": round(cpu, 3),
-                  **{key: result.effort.get(key) for key in
-                     ("plan", "states", "upper_states", "lower_states", "forward_states",
-                      "backward_states", "rows_over_budget", "layers_over_budget",
-                      "fallback")},
-                  "message": result.message}
+                  "consistent": i % 2 == 0, **in_child(puzzle, passed)}
         records.append(record)
         print(json.dumps(record), flush=True)
         if args.show:
             print(format_seed(puzzle))
     done = [r for r in records if r["status"] == "COUNTED"]
-    worst = max(records, key=lambda r: r["wall"])
-    print("\n| n | seed | puzzles | counted | by rows | by layers | max wall s | max CPU s | "
-          "median CPU s | max states |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("\n| n | seed | puzzles | counted | by rows | by layers | quick | max CPU s | "
+          "median CPU s | max peak MB | max states |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     cpus = sorted(r["cpu"] for r in records)
-    by = {plan: sum(1 for r in done if r["plan"] == plan) for plan in ("rows", "layers")}
+    by = {plan: sum(1 for r in done if r["plan"] == plan)
+          for plan in ("rows", "layers", "propagate")}
     print(f"| {args.n} | {args.seed} | {len(records)} | {len(done)} | {by['rows']} | "
-          f"{by['layers']} | {worst['wall']:.2f} | {cpus[-1]:.2f} | "
-          f"{cpus[len(cpus) // 2]:.2f} | {max((r['states'] or 0) for r in records):,} |")
-    print("\n| # | inequalities | givens | plan | status | count | CPU s | most states |")
-    print("|---|---|---|---|---|---|---|---|")
+          f"{by['layers']} | {by['propagate']} | {cpus[-1]:.2f} | "
+          f"{cpus[len(cpus) // 2]:.2f} | {max(r['peak_mb'] for r in records):.0f} | "
+          f"{max((r['states'] or 0) for r in records):,} |")
+    print("\n| # | inequalities | givens | plan | status | count | CPU s | peak MB | "
+          "most states | evidence |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for r in records:
         count = f"{r['count']:,}" if r["status"] == "COUNTED" else "-"
         plan = r["plan"] or "-"
         states = f"{r['states']:,}" if r["states"] else "-"
         print(f"| {r['i']} | {r['inequalities']} | {r['givens']} | {plan} | {r['status']} | "
-              f"{count} | {r['cpu']:.2f} | {states} |")
+              f"{count} | {r['cpu']:.2f} | {r['peak_mb']:.0f} | {states} | {r['evidence']} |")
     if args.json:
         args.json.write_text(json.dumps(records, indent=1))
     return 0

@@ -152,8 +152,9 @@ def add_memory_argument(parser: argparse.ArgumentParser) -> None:
     """``--memory-limit``: the command-line process's address space; running out
     is a LIMIT answer (exit 3)."""
     parser.add_argument("--memory-limit", type=at_least(0, float), metavar="MB",
-                        default=DEFAULT_MEMORY_MB,
-                        help=f"address space of this run (default {DEFAULT_MEMORY_MB}; 0: none)")
+                        help=f"address space of this run (default {DEFAULT_MEMORY_MB}; 0: none); "
+                             "given, it also sets the memory budget of engines that keep "
+                             "their own (count-dp: this less 256 MB)")
     parser.set_defaults(cap_memory=True)
 
 

@@ -60,7 +60,14 @@ from search.core.contract import (
     SolveResult,
     Status,
 )
-from search.core.limits import Overtime, limit_memory, max_cells_set, watchdog
+from search.core.limits import (
+    DEFAULT_MEMORY_MB,
+    Overtime,
+    limit_memory,
+    max_cells_set,
+    memory_limit_given,
+    watchdog,
+)
 from search.core.outputs import distinct_targets, out_dir, terminal_safe, write_file
 from search.core.registry import (
     PUZZLES,
@@ -419,9 +426,11 @@ def bounded(task: Callable[..., Answer], kind_: PuzzleKind, puzzle: Any, file: s
         with watchdog(limit):
             return task(kind_, puzzle, file, backend, args)
     except (Overtime, MemoryError) as error:
+        cap = getattr(args, "memory_limit", None)
+        cap = DEFAULT_MEMORY_MB if cap is None else cap
         reason = (f"stopped at the time limit ({given:g} s)"
                   if isinstance(error, Overtime)
-                  else f"out of memory (--memory-limit {getattr(args, 'memory_limit', 0):g} MB)")
+                  else f"out of memory (--memory-limit {cap:g} MB)")
         fields: dict[str, Any] = {"message": reason,
                                   "limit": "time" if isinstance(error, Overtime) else "memory"}
         if args.command == "count":
@@ -754,11 +763,12 @@ def main(argv: list[str] | None = None) -> int:
     debug = getattr(args, "debug", False) or bool(os.environ.get("GRIDCP_DEBUG"))
     try:
         with interruptible():
+            given = getattr(args, "memory_limit", None)
             if argv is None and getattr(args, "cap_memory", False):
-                limit_memory(args.memory_limit)
+                limit_memory(DEFAULT_MEMORY_MB if given is None else given)
             whole = args.time_limit if getattr(args, "whole_time_limit", False) else None
-            with max_cells_set(getattr(args, "max_cells", None)), terminal_safe(), \
-                    watchdog(whole):
+            with max_cells_set(getattr(args, "max_cells", None)), memory_limit_given(given), \
+                    terminal_safe(), watchdog(whole):
                 return args.run(args)
     except GridcpError as error:
         print(f"gridcp: {error}", file=sys.stderr)

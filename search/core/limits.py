@@ -30,10 +30,12 @@ from search.core.contract import InputError
 DEFAULT_MAX_CELLS = 1_000_000
 BYTES_PER_CELL = 64  # a file may hold this many bytes per allowed cell (comments, wide labels)
 DEFAULT_MEMORY_MB = 4096  # address space of a command-line run (as bench gives each run)
+ADDRESS_HEADROOM_MB = 256  # address space a run maps beyond what it holds (libraries, arenas)
 WATCHDOG_GRACE = 0.2  # seconds past --time-limit before a task is interrupted
 MAX_TURNS = 64  # more turns than any board of the size limit can use is a typo
 
 _max_cells: ContextVar[int | None] = ContextVar("max_cells", default=None)
+_memory_given: ContextVar[float | None] = ContextVar("memory_given", default=None)
 
 
 class TooLarge(InputError):
@@ -140,6 +142,40 @@ def limit_memory(megabytes: float | None) -> None:
     if hard != resource.RLIM_INFINITY:
         cap = min(cap, hard)
     resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
+
+
+@contextlib.contextmanager
+def memory_limit_given(megabytes: float | None) -> Iterator[None]:
+    """For the block, the ``--memory-limit`` the user gave (None: the default was
+    left): engines that budget their own memory (``count-dp``) take their
+    budget from it (``memory_budget``)."""
+    token = _memory_given.set(megabytes or None)
+    try:
+        yield
+    finally:
+        _memory_given.reset(token)
+
+
+def memory_budget(megabytes: float | None, default: float) -> tuple[float, str]:
+    """The memory an engine that budgets its own may hold (resident MB), and
+    where the figure comes from: ``megabytes`` if given, else the
+    ``--memory-limit`` the user gave less ``ADDRESS_HEADROOM_MB``, else
+    ``default``; never more than the address-space cap in force less that
+    headroom, so that the engine stops by its own budget (a LIMIT with its
+    reason) before the cap would stop it."""
+    given = _memory_given.get()
+    if megabytes:
+        budget, source = float(megabytes), "memory_mb option"
+    elif given:
+        budget = given - ADDRESS_HEADROOM_MB
+        source = f"--memory-limit {given:g} MB less {ADDRESS_HEADROOM_MB} MB"
+    else:
+        budget, source = default, "the default"
+    cap, _ = resource.getrlimit(resource.RLIMIT_AS)
+    if cap != resource.RLIM_INFINITY and cap / 2**20 - ADDRESS_HEADROOM_MB < budget:
+        budget = cap / 2**20 - ADDRESS_HEADROOM_MB
+        source = f"the address-space cap of {cap / 2**20:g} MB less {ADDRESS_HEADROOM_MB} MB"
+    return max(budget, 0.0), source
 
 
 def allow_recursion(frames: int) -> None:

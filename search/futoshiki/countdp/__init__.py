@@ -12,15 +12,32 @@ Two exact plans, chosen by the puzzle's shape (``plans``):
   the state the set of filled cells; inequalities and givens remove states.
   Strong where the clues are spread.
 
-The plan that fits is tried first under the state budget (option
-``max_states``, states kept after a step), then the other; past the budget in
-both the backend falls back to the ``propagate`` backend's streaming count and
-says so in the result's message.  ``solve`` and ``unique`` are delegated to
-``propagate``: a count of one says nothing about the solution itself.
+**Memory.** Every count runs under a memory budget (option ``memory_mb``; by
+default the ``--memory-limit`` the user gave less 256 MB, else
+``DEFAULT_MEMORY_MB``; never above the process's address-space cap less
+256 MB).  The plans get it less ``BASE_MB`` (the interpreter and its
+modules) as bytes for their tables, and estimate each step's bytes from its
+input before they allocate: past it a plan raises ``StateSpaceTooLarge``
+(the layers plan first cuts a layer into smaller pieces), the next plan is
+tried, and past both the answer is LIMIT with the reasons and the best lower
+bound known, never a process killed for its memory.
+
+**Past both plans** the backend estimates (Knuth's random probes, seeded)
+the nodes ``propagate``'s streaming count would visit: above
+``fallback_nodes`` it answers LIMIT at once (the empty 9x9, 5.5e27 squares),
+else it counts there within that many nodes.
+
+**Evidence.** A count of two or more keeps two solutions and a count of one
+its solution, whichever plan counted (``evidence``): the first ones
+``propagate`` finds within ``evidence_nodes`` nodes, else solutions rebuilt
+cell by cell from exact counts of the puzzle with more givens.  ``solve``
+and ``unique`` are delegated to ``propagate``.
 """
 
 from __future__ import annotations
 
+import math
+import random
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -34,15 +51,23 @@ from search.core.contract import (
     UniqueResult,
     since,
 )
+from search.core.limits import memory_budget
 from search.futoshiki.backend import FutoshikiBackend
 from search.futoshiki.countdp import layers as layerdp
 from search.futoshiki.countdp import rows as rowdp
-from search.futoshiki.countdp.rows import DEFAULT_MAX_STATES, StateSpaceTooLarge
-from search.futoshiki.model import Futoshiki
-from search.futoshiki.propagate import PropagateBackend, Search
+from search.futoshiki.countdp.rows import MB, StateSpaceTooLarge
+from search.futoshiki.model import Futoshiki, Solution
+from search.futoshiki.propagate import Engine, PropagateBackend, Search
+from search.futoshiki.verify import verify
 
 QUICK_ORDER = 7  # from this order on, a puzzle with few solutions is propagate's
 QUICK_NODES = 5_000  # propagate's nodes before the DP, on puzzles that may have few solutions
+DEFAULT_MEMORY_MB = 640  # the memory budget of a count, resident, when none is given
+BASE_MB = 64  # what the interpreter, numpy and gridcp hold before any table
+TABLES = 0.85  # the share of the rest the tables' estimates may take (the allocator's slack)
+FALLBACK_NODES = 2_000_000  # propagate's nodes for a count past both plans
+EVIDENCE_NODES = 200_000  # propagate's nodes to find the solutions a count keeps
+PROBES = 16  # Knuth's probes to estimate the fallback's nodes
 
 
 class NodeBudget:
@@ -69,15 +94,78 @@ class BudgetSpent(Exception):
     """The quick search used up its nodes."""
 
 
-def quick_count(puzzle: Futoshiki, nodes: int, deadline: Deadline) -> tuple[int, int] | None:
-    """(count, nodes) when propagate counts ``puzzle`` within ``nodes`` nodes;
-    None when it does not (a puzzle with many solutions: the DP's case)."""
+def quick_count(puzzle: Futoshiki, nodes: int, deadline: Deadline) -> tuple[int, int, bool]:
+    """(count, nodes, complete): ``propagate``'s count of ``puzzle`` within
+    ``nodes`` nodes; not complete (the count a lower bound) when it needs more
+    (a puzzle with many solutions: the DP's case)."""
     search = Search(puzzle, None)
     search.deadline = NodeBudget(nodes, deadline)  # type: ignore[assignment]
     try:
-        return search.count(None, False), search.nodes
+        return search.count(None, False), search.nodes, True
     except BudgetSpent:
-        return None
+        return search.found, search.nodes, False
+
+
+def first_solutions(puzzle: Futoshiki, want: int, nodes: int,
+                    deadline: Deadline) -> list[Solution]:
+    """Up to ``want`` solutions that ``propagate`` finds within ``nodes`` nodes."""
+    search = Search(puzzle, None)
+    search.deadline = NodeBudget(nodes, deadline)  # type: ignore[assignment]
+    found: list[Solution] = []
+    try:
+        for solution in search.solutions():
+            found.append(solution)
+            if len(found) == want:
+                break
+    except BudgetSpent:
+        pass
+    return found
+
+
+def estimate_nodes(puzzle: Futoshiki, probes: int, stop: float, deadline: Deadline) -> float:
+    """Knuth's estimate of the nodes of ``propagate``'s count (the mean over
+    ``probes`` random paths of the sum, over depths, of the product of the
+    branching factors met), from a seeded generator: the same on every run.
+    Stops as soon as the mean passes ``stop``."""
+    rng = random.Random(0)
+    total = 0.0
+    for _ in range(probes):
+        engine = Engine(puzzle)
+        if not engine.ok:
+            return 0.0
+        weight = 1.0
+        while True:
+            deadline.check()
+            total += weight
+            if total / probes > stop:
+                return total / probes
+            if engine.open_rest() is not None:
+                break  # the search counts what is left at once
+            i = engine.choose()
+            if i < 0:
+                break
+            alive, d = [], engine.dom[i]
+            while d:
+                bit = d & -d
+                d ^= bit
+                mark = len(engine.trail)
+                if engine.assign(i, bit):
+                    alive.append(bit)
+                engine.undo(mark)
+            if not alive:
+                break
+            weight *= len(alive)
+            engine.assign(i, rng.choice(alive))
+    return total / probes
+
+
+def latin_lower_bound(puzzle: Futoshiki) -> int:
+    """A lower bound on the count known without search: on the empty square
+    ``1! 2! ... n!`` (each row of a Latin rectangle of ``k`` rows extends in at
+    least ``(n - k)!`` ways, a permanent bound), else 0."""
+    if puzzle.less or any(any(row) for row in puzzle.givens):
+        return 0
+    return math.prod(math.factorial(k) for k in range(1, puzzle.n + 1))
 
 
 COUNTERS = {"rows": rowdp.count, "layers": layerdp.count}  # the exact plans by name
@@ -102,52 +190,58 @@ def plans(puzzle: Futoshiki) -> tuple[str, ...]:
     return ("layers", "rows")
 
 
-def count_dp(puzzle: Futoshiki, *, max_states: int = DEFAULT_MAX_STATES,
+def count_dp(puzzle: Futoshiki, *, max_states: int | None = None,
              deadline: Deadline | None = None, stats: dict[str, Any] | None = None,
-             plan: str = "auto") -> int:
+             plan: str = "auto", max_bytes: int = rowdp.DEFAULT_MAX_BYTES) -> int:
     """The exact number of solutions of ``puzzle``: the plans of ``plans`` (or
-    ``plan`` alone) in turn, each under ``max_states``; ``stats["plan"]`` says
-    which one counted.  Raises ``StateSpaceTooLarge`` when every plan passes
-    the budget."""
+    ``plan`` alone) in turn, each under ``max_states`` (None: none) and
+    ``max_bytes``; ``stats["plan"]`` says which one counted.  Raises
+    ``StateSpaceTooLarge`` when every plan passes the budget, with every plan's
+    reason."""
     stats = stats if stats is not None else {}
     if plan != "auto" and plan not in COUNTERS:
         raise ValueError(f"count-dp: plan {plan!r} is not auto, rows or layers")
     order = plans(puzzle) if plan == "auto" else (plan,)
-    for i, name in enumerate(order):
+    reasons = []
+    for name in order:
         tried: dict[str, Any] = {}
         try:
             total = COUNTERS[name](puzzle, max_states=max_states, deadline=deadline,
-                                   stats=tried)
-        except StateSpaceTooLarge:
+                                   stats=tried, max_bytes=max_bytes)
+        except StateSpaceTooLarge as error:
             stats[f"{name}_over_budget"] = 1
-            if i == len(order) - 1:
-                raise
+            reasons.append(f"{name} plan: {error}")
             continue
         stats.update(tried)
         stats["plan"] = name
         return total
-    raise AssertionError("no plan")  # (order is never empty)
+    raise StateSpaceTooLarge("; ".join(reasons))
 
 
 class CountDPBackend(FutoshikiBackend):
     """Counts by dynamic programming over Latin rectangles; solve/unique via propagate.
 
-    Options: ``max_states`` (default 16 million states kept after a step)
-    bounds the work; past it the count falls back to ``propagate``.  From
-    order 7 on, a puzzle with clues is first counted by ``propagate`` for at
-    most ``quick_nodes`` search nodes (default 5,000): a puzzle with few
+    Options: ``memory_mb`` (the memory budget of a count, resident MB; default:
+    the ``--memory-limit`` given less 256 MB, else 640 MB) bounds the tables,
+    ``max_states`` (default none) the states after a step; past them in both
+    plans ``propagate`` counts when its estimated nodes are at most
+    ``fallback_nodes`` (``fallback=False``: never), else the answer is LIMIT.
+    From order 7 on, a puzzle with clues is first counted by ``propagate`` for
+    at most ``quick_nodes`` search nodes (default 5,000): a puzzle with few
     solutions (a setter's 9x9) is counted there at once, while its DP states
-    would be many.  ``fallback=False`` makes a count past ``max_states`` LIMIT.
-    ``plans`` chooses the exact plan to try first and the other past the
-    budget (``count_dp(plan=...)`` forces one).
+    would be many.  ``evidence_nodes``: ``propagate``'s nodes to find the
+    solutions a count keeps (then they are rebuilt from counts).
     """
 
     @dataclass(frozen=True)
     class Options:
-        max_states: int = DEFAULT_MAX_STATES
+        memory_mb: float | None = None  # None: --memory-limit less 256 MB, else 640 MB
+        max_states: int | None = None  # states after a step (None: the memory alone)
         quick_nodes: int = QUICK_NODES
-        fallback: bool = True  # past max_states, count with propagate (else LIMIT)
-        progress: bool = True  # propagate's progress lines (its fallback count)
+        fallback: bool = True  # past both plans, count with propagate (else LIMIT)
+        fallback_nodes: int = FALLBACK_NODES
+        evidence_nodes: int = EVIDENCE_NODES
+        progress: bool = True  # (kept for the command line; the fallback is quiet)
 
     name = "count-dp"
     calls = frozenset({"count", "solve", "unique", "check"})
@@ -169,6 +263,36 @@ class CountDPBackend(FutoshikiBackend):
         self.effort = dict(self.helper.effort)
         return result
 
+    def budget_mb(self) -> float:
+        """The memory budget of a count (resident MB)."""
+        return memory_budget(self.opts.memory_mb, DEFAULT_MEMORY_MB)[0]
+
+    def budget_text(self) -> str:
+        mb, source = memory_budget(self.opts.memory_mb, DEFAULT_MEMORY_MB)
+        return f"count-dp: memory budget {mb:,.0f} MB ({source})"
+
+    def exact(self, puzzle: Futoshiki, deadline: Deadline, stats: dict[str, Any]
+              ) -> tuple[int, int]:
+        """(count, lower bound so far): ``propagate``'s quick count where it may
+        finish, else the plans; ``StateSpaceTooLarge`` (with the lower bound in
+        ``stats["lower_bound"]``) past both."""
+        n, lower = puzzle.n, 0
+        if n >= QUICK_ORDER and (puzzle.less or any(any(r) for r in puzzle.givens)):
+            found, nodes, complete = quick_count(puzzle, self.opts.quick_nodes, deadline)
+            stats["quick_nodes"] = nodes
+            if complete:
+                stats.update({"nodes": nodes, "plan": "propagate"})
+                return found, found
+            lower = found
+        stats["lower_bound"] = lower
+        max_bytes = int((self.budget_mb() - BASE_MB) * TABLES * MB)
+        if max_bytes <= 0:
+            raise StateSpaceTooLarge(f"a memory budget of {self.budget_mb():,.0f} MB leaves "
+                                     f"nothing for tables above the {BASE_MB} MB base")
+        total = count_dp(puzzle, max_states=self.opts.max_states, deadline=deadline,
+                         stats=stats, max_bytes=max_bytes)
+        return total, total
+
     def count(
         self, puzzle: Futoshiki, *, limit: int | None = None, time_limit: float | None = None
     ) -> CountResult:
@@ -177,38 +301,126 @@ class CountDPBackend(FutoshikiBackend):
         if limit is not None and limit <= 0:
             return CountResult(Status.LIMIT, 0, 0.0)
         deadline = Deadline(time_limit)
-        stats: dict[str, Any] = {}
-        try:
-            quick = None
-            if puzzle.n >= QUICK_ORDER and (puzzle.less or any(any(r) for r in puzzle.givens)):
-                quick = quick_count(puzzle, self.opts.quick_nodes, deadline)
-            if quick is not None:
-                total, nodes = quick
-                stats = {"nodes": nodes, "propagate": 1}
-            else:
-                total = count_dp(puzzle, max_states=self.opts.max_states, deadline=deadline,
-                                 stats=stats)
-        except LimitReached:
-            self.effort = stats
-            return CountResult(Status.LIMIT, 0, since(start), stats, "time limit")
-        except KeyboardInterrupt:
-            self.effort = stats
-            return CountResult(Status.LIMIT, 0, since(start), stats, "interrupted")
-        except StateSpaceTooLarge as error:
-            if not self.opts.fallback:
-                self.effort = stats
-                return CountResult(Status.LIMIT, 0, since(start), stats,
-                                   f"count-dp: {error}; --option max_states=N raises it")
-            result = self.helper.count(puzzle, limit=limit, time_limit=deadline.remaining())
-            self.effort = {**self.helper.effort, "fallback": 1}
-            message = f"count-dp: {error}; counted with propagate instead"
-            if result.message:
-                message += f" ({result.message})"
-            return CountResult(result.status, result.count, since(start), self.effort, message)
+        stats: dict[str, Any] = {"memory_mb": self.budget_mb()}
         self.effort = stats
+        try:
+            try:
+                total, _ = self.exact(puzzle, deadline, stats)
+            except StateSpaceTooLarge as error:
+                return self.past_plans(puzzle, limit, deadline, stats, str(error), start)
+            solutions = self.evidence(puzzle, total, deadline)
+        except LimitReached:
+            return CountResult(Status.LIMIT, stats.get("lower_bound", 0), since(start), stats,
+                               "time limit")
+        except KeyboardInterrupt:
+            return CountResult(Status.LIMIT, stats.get("lower_bound", 0), since(start), stats,
+                               "interrupted")
+        stats.pop("lower_bound", None)
         if limit is not None and total >= limit:
             # Same answer as every backend at a cap (LIMIT, count = the cap); the
             # exact number goes to the message.
-            return CountResult(Status.LIMIT, limit, since(start), stats, f"exact count {total}")
-        return CountResult(Status.COUNTED, total, since(start), stats)
+            return CountResult(Status.LIMIT, limit, since(start), stats, f"exact count {total}",
+                               solutions)
+        return CountResult(Status.COUNTED, total, since(start), stats, "", solutions)
 
+    def past_plans(self, puzzle: Futoshiki, limit: int | None, deadline: Deadline,
+                   stats: dict[str, Any], reason: str, start: float) -> CountResult:
+        """Both plans passed the budget: ``propagate``'s count when its estimated
+        nodes fit ``fallback_nodes``, else LIMIT at once with the reasons."""
+        lower = stats.pop("lower_bound", 0)
+        budget = f"{self.budget_text()}: {reason}"
+        if not self.opts.fallback:
+            return CountResult(Status.LIMIT, lower, since(start), stats,
+                               f"{budget}; the count is a lower bound")
+        nodes = self.opts.fallback_nodes
+        guess = estimate_nodes(puzzle, PROBES, nodes, deadline)
+        stats["estimated_nodes"] = float(f"{guess:.3g}")
+        if guess > nodes:
+            found = tuple(first_solutions(puzzle, 2, self.opts.evidence_nodes, deadline))
+            lower = max(lower, len(found), latin_lower_bound(puzzle))
+            return CountResult(Status.LIMIT, lower, since(start), stats,
+                               f"{budget}; enumeration by propagate would visit about "
+                               f"{guess:.1e} nodes or more (Knuth's estimate, {PROBES} probes), "
+                               f"past its budget of {nodes:,}: it cannot finish, stopped at "
+                               f"once; the count is a lower bound", found)
+        search = Search(puzzle, None)
+        search.deadline = NodeBudget(nodes, deadline)  # type: ignore[assignment]
+        try:
+            total = search.count(limit, False)
+        except BudgetSpent:
+            stats.update({"nodes": search.nodes, "fallback": 1})
+            return CountResult(Status.LIMIT, max(lower, search.found), since(start), stats,
+                               f"{budget}; propagate passed its budget of {nodes:,} nodes; "
+                               "the count is a lower bound")
+        except LimitReached:
+            stats.update({"nodes": search.nodes, "fallback": 1})
+            capped = limit is not None and search.found >= limit
+            return CountResult(Status.LIMIT, max(lower, search.found), since(start), stats,
+                               "" if capped else "time limit")
+        stats.update({"nodes": search.nodes, "fallback": 1, "plan": "propagate"})
+        solutions = self.evidence(puzzle, total, deadline)
+        return CountResult(Status.COUNTED, total, since(start), stats,
+                           f"{budget}; counted with propagate instead", solutions)
+
+    def evidence(self, puzzle: Futoshiki, total: int, deadline: Deadline
+                 ) -> tuple[Solution, ...]:
+        """Two verified solutions for a count of two or more, the solution for a
+        count of one: ``propagate``'s first ones within ``evidence_nodes``,
+        else rebuilt from exact counts (``rebuild``)."""
+        want = min(total, 2)
+        if not want:
+            return ()
+        found = first_solutions(puzzle, want, self.opts.evidence_nodes, deadline)
+        if len(found) < want:
+            found = self.rebuild(puzzle, want, found, deadline)
+        for solution in found:
+            problems = verify(puzzle, solution)
+            if problems:
+                raise AssertionError(f"count-dp's evidence fails verification: {problems[0]}")
+        return tuple(found)
+
+    def rebuild(self, puzzle: Futoshiki, want: int, found: list[Solution],
+                deadline: Deadline) -> list[Solution]:
+        """Solutions by self-reduction: cells fixed one by one to a value whose
+        puzzle still has solutions (counted exactly); the second one differs
+        from the first at the first cell where another value keeps solutions.
+        Gives what it has if a count passes the budget."""
+        n = puzzle.n
+        grid = [list(row) for row in puzzle.givens]
+
+        def alive(cells: list[list[int]]) -> bool:
+            trial = Futoshiki(n, tuple(map(tuple, cells)), puzzle.less)
+            return self.exact(trial, deadline, {})[0] > 0
+
+        def complete(cells: list[list[int]], start: int) -> Solution:
+            for i in range(start, n * n):
+                r, c = divmod(i, n)
+                if cells[r][c]:
+                    continue
+                for v in range(1, n + 1):
+                    cells[r][c] = v
+                    if alive(cells):
+                        break
+            return Solution(tuple(map(tuple, cells)))
+
+        try:
+            if not found:
+                found = [complete([row[:] for row in grid], 0)]
+            if want == 2 and len(found) < 2:
+                first = found[0].grid
+                for i in range(n * n):
+                    r, c = divmod(i, n)
+                    if grid[r][c]:
+                        continue
+                    cells = [row[:] for row in grid]
+                    for j in range(i):
+                        cells[j // n][j % n] = first[j // n][j % n]
+                    for v in range(1, n + 1):
+                        if v == first[r][c]:
+                            continue
+                        cells[r][c] = v
+                        if alive(cells):
+                            return [found[0], complete(cells, i + 1)]
+        except StateSpaceTooLarge:
+            pass
+        return found

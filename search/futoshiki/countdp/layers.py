@@ -56,12 +56,20 @@ from typing import Any
 import numpy as np
 
 from search.core.contract import Deadline, Unsupported
-from search.futoshiki.countdp.rows import DEFAULT_MAX_STATES, StateSpaceTooLarge, transpose
+from search.futoshiki.countdp.rows import (
+    DEFAULT_MAX_BYTES,
+    StateSpaceTooLarge,
+    afford,
+    check_states,
+    count_bytes,
+    transpose,
+)
 from search.futoshiki.model import Futoshiki
 from search.futoshiki.propagate import Engine
 
 MAX_ORDER = 8  # n * n bits in one uint64
 MAX_COLUMNS = 4  # free columns taken as alike (their 4! moves per step)
+RANGE = 1 << 20  # states merged at once when the pieces' sorted tables are merged
 
 
 @dataclass(frozen=True)
@@ -201,39 +209,55 @@ def units(puzzle: Futoshiki, domains: list[int]) -> tuple[list[Unit], list[Unit]
 
 
 class Frontier:
-    """One side's states so far, stepped one unit at a time."""
+    """One side's states so far, stepped one unit at a time.
 
-    def __init__(self, n: int, sym: Symmetry, units: list[Unit]):
+    Memory: every row's step estimates its bytes from its input and the number
+    of candidates (counted before any is made) and raises
+    ``StateSpaceTooLarge`` before it allocates past ``max_bytes``, with
+    ``other`` bytes (the other side's table) and the results of earlier pieces
+    held beside it.  ``growth`` is the most candidates per input state a row
+    of the last layer made, measured, from which the next layer's pieces are sized.
+    """
+
+    def __init__(self, n: int, sym: Symmetry, units: list[Unit], max_states: int | None,
+                 max_bytes: int):
         self.n, self.sym, self.units = n, sym, units
+        self.max_states, self.max_bytes = max_states, max_bytes
         self.by_columns = Symmetry((), sym.columns)
         self.done = 0
         self.keys = np.zeros(1, dtype=np.uint64)
         self.counts: np.ndarray = np.ones(1, dtype=np.int64)
         self.peak = 1
+        self.pieces = 0  # pieces stepped, over all layers
+        self.growth = 1.0
         self.columns = [np.uint64(sum(1 << (r * n + c) for r in range(n))) for c in range(n)]
 
     @property
     def size(self) -> int:
         return int(self.keys.size)
 
-    def step(self, max_states: int, deadline: Deadline) -> None:
+    @property
+    def nbytes(self) -> int:
+        return self.size * (8 + count_bytes(self.counts))
+
+    def step(self, deadline: Deadline, other: int) -> None:
         """The next unit."""
         unit = self.units[self.done]
         self.done += 1
         self.counts = wide(self.counts, self.n, unit.value)
-        self.keys, self.counts = self.advance(self.keys, self.counts, unit, 0, max_states,
-                                              deadline)
+        self.keys, self.counts = self.advance(self.keys, self.counts, unit, other, 0, deadline)
 
-    def layer(self, count: int, max_states: int, deadline: Deadline) -> None:
+    def layer(self, count: int, deadline: Deadline, other: int) -> None:
         """The next ``count`` units (a whole layer), in pieces of the states when
-        the layer's middle would pass ``max_states``.
+        the layer's middle would pass the budget.
 
         Exact for any partition of the states (a step is linear in the
         counts); the pieces are cut in the order of the fields of the rows
         placed last, which the layer's first units leave alone, so that states
-        that would merge mid-layer mostly share a piece.  A piece past the
-        budget is halved (so a layer that fits is stepped as before), and the
-        pieces' results are merged whenever together they pass half of it.
+        that would merge mid-layer mostly share a piece.  The first piece is
+        sized from the last layer's growth; a piece past the budget is halved
+        (and so are the pieces after it), and the pieces' results are merged
+        whenever they pass half of the room left.
         """
         units = self.units[self.done:self.done + count]
         self.done += count
@@ -244,41 +268,65 @@ class Frontier:
                 last |= ((1 << self.n) - 1) << (r * self.n)
         order = np.argsort(self.keys & np.uint64(last), kind="stable")
         keys, counts = self.keys[order], wide(self.counts[order], self.n, units[-1].value)
-        done_k, done_c = [keys[:0]], [counts[:0]]
-        lo, size, merged = 0, max(keys.size, 1), 0  # merged: states in done_k[0]
+        del order
+        empty_k, empty_c = np.zeros(0, dtype=np.uint64), counts[:0].copy()
+        self.keys, self.counts = empty_k, empty_c  # (the sorted copy is the side now)
+        per = 8 + count_bytes(counts)
+        other += keys.size * per  # the layer's input, held until it is done
+        room = self.max_bytes - other
+        done_k, done_c = [empty_k], [empty_c]
+        candidate = 3 * per + 17 + (48 if self.sym.columns else 0)
+        size = max(1, min(keys.size, int(room * 0.75 / (candidate * max(self.growth, 1.0)))))
+        lo, merged, growth = 0, 0, 0.0  # merged: states in done_k[0]
         while lo < keys.size:
             hi = min(lo + size, keys.size)
-            held = sum(k.size for k in done_k)
+            held = sum(k.size for k in done_k) * per
             try:
                 k, c = keys[lo:hi], counts[lo:hi]
                 for unit in units:
-                    k, c = self.advance(k, c, unit, held, max_states, deadline)
+                    k, c = self.advance(k, c, unit, other, held, deadline)
+                    growth = max(growth, self.grew / (hi - lo))
             except StateSpaceTooLarge:
                 if hi - lo < 2:
                     raise
                 size = (hi - lo) // 2  # and so for the pieces after it
                 continue
+            self.pieces += 1
             lo = hi
             done_k.append(k)
             done_c.append(c)
-            held += k.size
-            if held > max_states // 2 and held - merged > max_states // 4:  # room for pieces
-                merged_k, merged_c = merge(np.concatenate(done_k), np.concatenate(done_c))
+            held += k.size * per
+            states = held // per
+            if (held > room // 3 and held - merged * per > room // 6) or (
+                    self.max_states is not None and states > self.max_states // 2
+                    and states - merged > self.max_states // 4):
+                afford(other + 2 * held + min(states, RANGE) * (3 * per + 17), self.max_bytes,
+                       f"the {states:,} states of value {units[-1].value}'s pieces, merged")
+                merged_k, merged_c = merge_sorted(done_k, done_c)
                 done_k, done_c, merged = [merged_k], [merged_c], merged_k.size
-                if merged > max_states:
-                    raise StateSpaceTooLarge(f"{merged:,} states after value "
-                                             f"{units[-1].value} (budget {max_states:,})")
-        self.keys, self.counts = merge(np.concatenate(done_k), np.concatenate(done_c))
+                check_states(merged, self.max_states, f"after value {units[-1].value}")
+        together = sum(k.size for k in done_k)
+        other -= keys.size * per
+        del keys, counts, k, c
+        afford(other + 2 * together * per + min(together, RANGE) * (3 * per + 17), self.max_bytes,
+               f"the {together:,} states after value {units[-1].value}")
+        self.keys, self.counts = merge_sorted(done_k, done_c)
+        check_states(self.size, self.max_states, f"after value {units[-1].value}")
+        self.growth = growth
 
-    def advance(self, keys: np.ndarray, counts: np.ndarray, unit: Unit, held: int,
-                max_states: int, deadline: Deadline) -> tuple[np.ndarray, np.ndarray]:
-        """``unit`` applied to the states ``keys`` (with ``held`` states kept
-        elsewhere: the budget is on their sum)."""
+    def advance(self, keys: np.ndarray, counts: np.ndarray, unit: Unit, other: int,
+                held: int, deadline: Deadline) -> tuple[np.ndarray, np.ndarray]:
+        """``unit`` applied to the states ``keys`` (with ``held`` bytes of
+        states and ``other`` bytes kept elsewhere: the budget is on their sum).
+        ``self.grew``: the most candidates a row made."""
         open_count = np.uint8(unit.value - 1)
+        per = 8 + count_bytes(counts)
+        canonical_bytes = 48 if self.sym.columns else 0
+        self.grew = 0
         for row in unit.rows:
             deadline.check()
             is_open: dict[int, np.ndarray] = {}
-            chunks_k, chunks_c = [], []
+            oks = []
             for place in row:
                 if place.column not in is_open:
                     is_open[place.column] = (
@@ -287,20 +335,30 @@ class Frontier:
                 if place.need:
                     need = np.uint64(place.need)
                     ok &= (keys & need) == need
+                oks.append(ok)
+            candidates = sum(int(np.count_nonzero(ok)) for ok in oks)
+            self.grew = max(self.grew, candidates)
+            # The input, its masks, the candidates twice (chunks, joined), the
+            # merge's order and sorted copies, and the canonical forms' arrays.
+            afford(other + held + keys.size * (per + 2 * len(row) + 2)
+                   + candidates * (3 * per + 17 + canonical_bytes), self.max_bytes,
+                   f"value {unit.value} on {keys.size:,} states ({candidates:,} candidates)")
+            chunks_k, chunks_c = [], []
+            for place, ok in zip(row, oks):
                 chosen = np.compress(ok, keys)
                 if chosen.size:
                     chunks_k.append(chosen | np.uint64(place.bit))
                     chunks_c.append(np.compress(ok, counts))
+            del oks, is_open
             if not chunks_k:
                 return keys[:0], counts[:0]
             keys = np.concatenate(chunks_k)
+            del chunks_k
             if self.sym.columns:  # alike after every row too: fewer states mid-layer
                 keys, _ = canonical(keys, self.by_columns, self.n)
             keys, counts = merge(keys, np.concatenate(chunks_c))
-            if keys.size + held > max_states:
-                raise StateSpaceTooLarge(f"{keys.size + held:,} states placing value "
-                                         f"{unit.value} (budget {max_states:,})")
-            self.peak = max(self.peak, int(keys.size) + held)
+            check_states(keys.size + held // per, self.max_states, f"placing value {unit.value}")
+            self.peak = max(self.peak, int(keys.size) + held // per)
         if unit.sort or self.sym.columns:
             # Free columns are alike after every unit (a unit fills rows, never
             # columns), free rows once a unit leaves them all alike: always.
@@ -320,13 +378,42 @@ def wide(counts: np.ndarray, n: int, value: int) -> np.ndarray:
 
 
 def merge(keys: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Sorted distinct keys, with the counts of equal keys added."""
-    order = np.argsort(keys)
+    """Sorted distinct keys, with the counts of equal keys added.  (A stable
+    sort: the keys come as a few sorted runs, which it merges.)"""
+    order = np.argsort(keys, kind="stable")
     keys, counts = keys[order], counts[order]
+    del order
     if keys.size < 2:
         return keys, counts
     starts = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1])))
     return keys[starts], np.add.reduceat(counts, starts)
+
+
+def merge_sorted(keys: list[np.ndarray], counts: list[np.ndarray]
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """``merge`` of the concatenation of sorted distinct tables, one range of
+    keys at a time (cut at quantiles of the largest table), so that besides
+    the tables and the result it holds one range of about ``RANGE`` states.
+    Empties the lists (the tables go as soon as the result is made)."""
+    total = sum(k.size for k in keys)
+    if total <= RANGE:
+        out = merge(np.concatenate(keys), np.concatenate(counts))
+        keys.clear()
+        counts.clear()
+        return out
+    big = max(keys, key=lambda k: k.size)
+    pieces = -(-total // RANGE)
+    cuts = np.unique(big[(np.arange(1, pieces) * big.size) // pieces])
+    at = [np.concatenate(([0], np.searchsorted(k, cuts), [k.size])) for k in keys]
+    out_k, out_c = [], []
+    for r in range(cuts.size + 1):
+        k, c = merge(np.concatenate([part[a[r]:a[r + 1]] for part, a in zip(keys, at)]),
+                     np.concatenate([part[a[r]:a[r + 1]] for part, a in zip(counts, at)]))
+        out_k.append(k)
+        out_c.append(c)
+    keys.clear()
+    counts.clear()
+    return np.concatenate(out_k), np.concatenate(out_c)
 
 
 def sorted_rows(keys: np.ndarray, rows: tuple[int, ...], n: int
@@ -383,20 +470,31 @@ def canonical(keys: np.ndarray, sym: Symmetry, n: int) -> tuple[np.ndarray, np.n
     return best, sym.size // (repeats * fixed)
 
 
-def join(forward: Table, backward: Table, sym: Symmetry, n: int) -> int:
-    """sum over the forward masks S of forward(S) * backward(~S) / orbit(~S)."""
+def join(forward: Table, backward: Table, sym: Symmetry, n: int,
+         max_bytes: int = DEFAULT_MAX_BYTES) -> int:
+    """sum over the forward masks S of forward(S) * backward(~S) / orbit(~S),
+    ``RANGE`` forward masks at a time (the products in ``int64`` where their
+    sum cannot pass 63 bits, in Python integers otherwise)."""
     if not forward.keys.size or not backward.keys.size:
         return 0
+    held = sum(t.keys.size * (8 + count_bytes(t.counts)) for t in (forward, backward))
+    afford(held + min(forward.keys.size, RANGE) * (8 * n + 200), max_bytes,
+           f"the join of {forward.keys.size:,} and {backward.keys.size:,} masks")
     full = np.uint64(2 ** (n * n) - 1)
-    wanted = forward.keys ^ full
-    wanted, orbit = canonical(wanted, sym, n)
-    at = np.minimum(np.searchsorted(backward.keys, wanted), backward.keys.size - 1)
-    found = backward.keys[at] == wanted
-    if not found.any():
-        return 0
-    left = forward.counts[found].astype(object)
-    right = backward.counts[at[found]] // orbit[found]  # exact: constant on the orbit
-    return int((left * right.astype(object)).sum())
+    total = 0
+    for lo in range(0, forward.keys.size, RANGE):
+        wanted, orbit = canonical(forward.keys[lo:lo + RANGE] ^ full, sym, n)
+        at = np.minimum(np.searchsorted(backward.keys, wanted), backward.keys.size - 1)
+        found = backward.keys[at] == wanted
+        if not found.any():
+            continue
+        left = forward.counts[lo:lo + RANGE][found]
+        right = backward.counts[at[found]] // orbit[found]  # exact: constant on the orbit
+        if int(left.max()) * int(right.max()) * left.size < 2**63 and left.dtype != object:
+            total += int((left * right).sum())
+        else:
+            total += int((left.astype(object) * right.astype(object)).sum())
+    return total
 
 
 def choose(puzzle: Futoshiki) -> Futoshiki:
@@ -416,18 +514,20 @@ def check_puzzle(puzzle: Futoshiki) -> None:
                               "neighbours; only neighbours may carry an inequality")
 
 
-def count(puzzle: Futoshiki, *, max_states: int = DEFAULT_MAX_STATES,
+def count(puzzle: Futoshiki, *, max_states: int | None = None,
           deadline: Deadline | None = None, stats: dict[str, Any] | None = None,
-          split: int | None = None, turn: bool | None = None) -> int:
+          split: int | None = None, turn: bool | None = None,
+          max_bytes: int = DEFAULT_MAX_BYTES) -> int:
     """The exact number of solutions of ``puzzle``.
 
     The smaller side (in states, at layer ends) is stepped by a whole layer
-    (in pieces where its middle would pass ``max_states``) until the two meet
+    (in pieces where its middle would pass the budget) until the two meet
     at a layer's end.  ``split`` (the forward side's units, stepped one by
     one) and ``turn`` (transpose or not; default: the orientation with more
     free rows) force those choices, which are not answers.  Raises
-    ``StateSpaceTooLarge`` past the state budget and ``LimitReached`` past the
-    deadline.
+    ``StateSpaceTooLarge`` past the state budget (``max_states``, None: none)
+    or before a step would hold more than ``max_bytes`` bytes, and
+    ``LimitReached`` past the deadline.
     """
     deadline = deadline or Deadline(None)
     stats = stats if stats is not None else {}
@@ -443,23 +543,26 @@ def count(puzzle: Futoshiki, *, max_states: int = DEFAULT_MAX_STATES,
     domains = list(engine.dom)
     sym = symmetry(puzzle, domains)
     ahead, behind = units(puzzle, domains)
-    forward, backward = Frontier(n, sym, ahead), Frontier(n, sym, behind)
+    forward = Frontier(n, sym, ahead, max_states, max_bytes)
+    backward = Frontier(n, sym, behind, max_states, max_bytes)
     total, per_layer = len(ahead), len(ahead) // n
     while forward.done + backward.done < total and forward.size and backward.size:
         if split is not None:
             side = forward if forward.done < split else backward
         else:
             side = forward if forward.size <= backward.size else backward
+        other = (backward if side is forward else forward).nbytes
         if split is None:
             # Whole layers, the smaller side first: the states grow inside a
             # layer and shrink at its end, and a layer is stepped in pieces
             # when its middle would pass the budget, so the sides meet where
             # the states are fewest, at a layer's end.
-            side.layer(per_layer, max_states, deadline)
+            side.layer(per_layer, deadline, other)
         else:
-            side.step(max_states, deadline)
+            side.step(deadline, other)
     stats["plan"] = "layers"
     stats["states"] = max(forward.peak, backward.peak)
     stats["forward_states"], stats["backward_states"] = forward.size, backward.size
+    stats["pieces"] = forward.pieces + backward.pieces
     stats["split"] = f"{forward.done}/{total}"
-    return join(forward.table(), backward.table(), sym, n)
+    return join(forward.table(), backward.table(), sym, n, max_bytes)

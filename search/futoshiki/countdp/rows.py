@@ -40,6 +40,7 @@ states kept after a step), never in time.
 
 from __future__ import annotations
 
+import ctypes
 import math
 from collections import OrderedDict
 from collections.abc import Iterator
@@ -54,15 +55,51 @@ from search.futoshiki.model import Cell, Futoshiki
 from search.futoshiki.propagate import Engine
 
 DEFAULT_MAX_STATES = 16_000_000  # states kept after a step (about 2 GB at the peak)
+DEFAULT_MAX_BYTES = 512 * 2**20  # what the tables may hold at once, when no budget is given
+MB = 2**20
 ONE_SORT = 4_000_000  # candidates merged at once; more are merged value by value
 WORD = 64
 ONES = np.uint64(2**64 - 1)
-_TABLES: OrderedDict[tuple, Table] = OrderedDict()  # free-row tables, newest last
-_KEPT_TABLES = 2
+_TABLES: OrderedDict[tuple, Table] = OrderedDict()  # the free-row table kept
+
+
+def _return_freed_memory() -> None:
+    """Arrays of a megabyte or more from their own mappings, returned to the
+    system when freed: with glibc's default the threshold rises to 32 MB after
+    the first free, and the freed tables of a step stay resident beside the
+    next step's, past the budget the estimates keep."""
+    try:
+        libc = ctypes.CDLL("libc.so.6")
+        libc.mallopt(-3, 1 << 20)  # M_MMAP_THRESHOLD
+    except (OSError, AttributeError):
+        pass
+
+
+_return_freed_memory()
 
 
 class StateSpaceTooLarge(Exception):
-    """A step would pass the state budget."""
+    """A step would pass the state budget or the memory budget (raised before
+    the step allocates)."""
+
+
+def count_bytes(counts: np.ndarray) -> int:
+    """Bytes per count: an ``int64``, or a pointer and a Python integer."""
+    return 48 if counts.dtype == object else 8
+
+
+def afford(need: int, max_bytes: int, what: str) -> None:
+    """Raise ``StateSpaceTooLarge`` when ``need`` bytes (an estimate from the
+    arrays' sizes, made before they are allocated) pass ``max_bytes``."""
+    if need > max_bytes:
+        raise StateSpaceTooLarge(f"{what} would hold about {need / MB:,.0f} MB, above the "
+                                 f"{max_bytes / MB:,.0f} MB the memory budget leaves for tables")
+
+
+def check_states(states: int, max_states: int | None, what: str) -> None:
+    if max_states is not None and states > max_states:
+        raise StateSpaceTooLarge(f"{states:,} states {what} pass the state budget of "
+                                 f"{max_states:,}")
 
 
 # ---------------------------------------------------------------- the plan
@@ -158,6 +195,10 @@ class Table:
     counts: np.ndarray  # int64 or object
     peak: int  # the most states after a step
     layout: Layout
+
+    @property
+    def nbytes(self) -> int:
+        return int(self.keys.nbytes) + self.counts.size * count_bytes(self.counts)
 
 
 class Square:
@@ -328,38 +369,48 @@ def _bound(n: int, k: int) -> float:
     return math.prod(math.factorial(n - i) ** (n / (n - i)) for i in range(k))
 
 
-def build(part: Part, *, max_states: int, deadline: Deadline,
-          stats: dict[str, Any] | None = None) -> Table:
+def build(part: Part, *, max_states: int | None, deadline: Deadline,
+          stats: dict[str, Any] | None = None, max_bytes: int = DEFAULT_MAX_BYTES,
+          held: int = 0) -> Table:
     """The table of a part: canonical keys and the number of partial fillings.
 
-    A step whose candidates are many is merged value by value, so that the
-    memory follows the states kept rather than the candidates.
+    Each step's memory is estimated from its input before it runs: the
+    candidates are at most the states times the cell's values, merged at once
+    when that fits ``max_bytes`` (with ``held`` bytes kept elsewhere) and
+    ``ONE_SORT``, else value by value, the kept states and the next value's
+    ones merged only when their estimate fits.  So the memory follows the
+    states kept, and a step that would pass the budget raises
+    ``StateSpaceTooLarge`` before it allocates.
     """
     layout = part.layout
     stats = stats if stats is not None else {}
     dtype = np.int64 if _bound(part.n, len(part.rows)) < 2**62 else object
     keys = np.zeros((layout.words, 1), dtype=np.uint64)
     counts = np.ones(1, dtype=dtype)
+    per = 8 * layout.words + count_bytes(counts)  # a state in a table
+    merging = 3 * per + 24 + 8 * part.n  # a candidate merged: copies, order, sorted sets
     peak = 1
     for step in part.steps:
         deadline.check()
+        states = keys.shape[1]
+        base = held + states * (per + 24)  # the input and its fields read out
         chunks = _advance(keys, counts, step, layout, deadline)
-        if keys.shape[1] * len(step.values) <= ONE_SORT:
+        most = states * len(step.values)
+        if most <= ONE_SORT and base + most * merging <= max_bytes:
             keys, counts = _concatenate(list(chunks), layout.words, counts)
             keys = _canonical(keys, step.groups, part.n)
             keys, counts = _merge(keys, counts)
-            if keys.shape[1] > max_states:
-                raise StateSpaceTooLarge(f"{keys.shape[1]:,} states pass the budget of "
-                                         f"{max_states:,}")
+            check_states(keys.shape[1], max_states, "after a step")
         else:
             kept: list[tuple[np.ndarray, np.ndarray]] = []
             for chunk, chunk_counts in chunks:
                 chunk = _canonical(chunk, step.groups, part.n)
+                size = chunk.shape[1] + (kept[0][0].shape[1] if kept else 0)
+                afford(base + states * per + size * merging, max_bytes,
+                       f"a step of {states:,} states merging {size:,} candidates")
                 kept = [_merge(*_concatenate(kept + [(chunk, chunk_counts)], layout.words,
                                              counts))]
-                if kept[0][0].shape[1] > max_states:
-                    raise StateSpaceTooLarge(f"{kept[0][0].shape[1]:,} states pass the budget "
-                                             f"of {max_states:,}")
+                check_states(kept[0][0].shape[1], max_states, "after a step")
                 deadline.check()
             keys, counts = _concatenate(kept, layout.words, counts)
         peak = stats["states"] = max(peak, keys.shape[1], stats.get("states", 0))
@@ -470,7 +521,7 @@ def _merge(keys: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray
 
 
 def join(upper: Table, lower: Table, lower_part: Part, square: Square,
-         upper_part: Part) -> int:
+         upper_part: Part, max_bytes: int = DEFAULT_MAX_BYTES) -> int:
     """sum over the upper states X of upper(X) * lower(complement(X)).
 
     The lower table holds sums over column orbits of its own symmetry, on which
@@ -482,6 +533,10 @@ def join(upper: Table, lower: Table, lower_part: Part, square: Square,
     full = np.uint64((1 << n) - 1)
     ul, ll = upper.layout, lower.layout
     out = upper_part.out
+    u, v, words = upper.keys.shape[1], lower.keys.shape[1], ll.words
+    held = upper.nbytes + lower.nbytes + cached_bytes()
+    afford(held + u * (8 * n + 24 * words + 96) + v * (24 * words + 40), max_bytes,
+           f"the join of {u:,} and {v:,} states")
     # The complements, as the lower part's canonical keys (column sets only).
     sets = np.stack([_get(upper.keys, ul.columns[x]) ^ full for x in range(n)])
     orbit = np.ones(sets.shape[1], dtype=np.int64)
@@ -504,6 +559,9 @@ def join(upper: Table, lower: Table, lower_part: Part, square: Square,
     lo = np.searchsorted(ids_have, ids_wanted, "left")
     hi = np.searchsorted(ids_have, ids_wanted, "right")
     size = hi - lo
+    matches = int(size.sum())
+    afford(held + u * (8 * n + 24 * words + 96) + v * (24 * words + 40) + matches * 160,
+           max_bytes, f"the join's {matches:,} matching pairs")
     which = np.repeat(np.arange(len(lo)), size)
     at = order[np.repeat(lo - np.cumsum(size) + size, size) + np.arange(size.sum())]
     ok = np.ones(len(which), dtype=bool)
@@ -596,14 +654,15 @@ def pinned(n: int) -> Futoshiki:
     return Futoshiki(n, tuple(tuple(r + 1 if c == 0 else 0 for c in range(n)) for r in range(n)))
 
 
-def count(puzzle: Futoshiki, *, max_states: int = DEFAULT_MAX_STATES,
+def count(puzzle: Futoshiki, *, max_states: int | None = None,
           deadline: Deadline | None = None, stats: dict[str, Any] | None = None,
-          heights: tuple[int, ...] | None = None, turns: tuple[bool, ...] = (False, True)
-          ) -> int:
+          heights: tuple[int, ...] | None = None, turns: tuple[bool, ...] = (False, True),
+          max_bytes: int = DEFAULT_MAX_BYTES) -> int:
     """The exact number of solutions of ``puzzle``.
 
-    Raises ``StateSpaceTooLarge`` past the state budget and ``LimitReached``
-    past the deadline.
+    Raises ``StateSpaceTooLarge`` past the state budget (``max_states`` states
+    after a step, None: none) or before a step, a join or a kept table would
+    hold more than ``max_bytes`` bytes, and ``LimitReached`` past the deadline.
     """
     deadline = deadline or Deadline(None)
     stats = stats if stats is not None else {}
@@ -612,9 +671,10 @@ def count(puzzle: Futoshiki, *, max_states: int = DEFAULT_MAX_STATES,
         raise Unsupported("count-dp: Adjacent mode's bars do not fit its states")
     if n == 1:
         return int(puzzle.givens[0][0] in (0, 1))
+    limits = {"max_states": max_states, "deadline": deadline, "max_bytes": max_bytes}
     if not puzzle.less and not any(any(row) for row in puzzle.givens) and heights is None:
         # Every value is alike: count the squares whose first column is 1..n.
-        return math.factorial(n) * _count_pinned(n, max_states, deadline, stats)
+        return math.factorial(n) * _count_pinned(n, limits, stats)
     puzzle, split = choose(puzzle, heights, turns)
     engine = Engine(puzzle)
     if not engine.ok:
@@ -622,36 +682,43 @@ def count(puzzle: Futoshiki, *, max_states: int = DEFAULT_MAX_STATES,
     square = Square(puzzle, engine.dom)
     upper_part = plan_part(square, split.upper, split.lower, upper=True)
     lower_part = plan_part(square, split.lower, split.upper, upper=False)
-    upper = build(upper_part, max_states=max_states, deadline=deadline, stats=stats)
     free = not any(r in square.clued for r in split.lower) and not upper_part.out
     if free and len(split.lower) > 1:
-        lower = _free_table(n, len(split.lower), max_states, deadline)
+        # The kept table first: the upper part is built beside it.
+        lower = _free_table(n, len(split.lower), limits)
+        upper = build(upper_part, **limits, stats=stats, held=cached_bytes())
         stats["states"] = max(upper.peak, lower.peak)
         stats["upper_states"], stats["lower_states"] = upper.keys.shape[1], lower.keys.shape[1]
-        return join_free(upper, lower, len(split.lower)) if upper.keys.shape[1] else 0
-    lower = build(lower_part, max_states=max_states, deadline=deadline)
+        if not upper.keys.shape[1]:
+            return 0
+        return join_free(upper, lower, len(split.lower), max_bytes)
+    _TABLES.clear()  # (not needed here: room for this puzzle's own tables)
+    upper = build(upper_part, **limits, stats=stats)
+    lower = build(lower_part, **limits, held=upper.nbytes)
     stats["states"] = max(upper.peak, lower.peak)
     stats["upper_states"], stats["lower_states"] = upper.keys.shape[1], lower.keys.shape[1]
     if not upper.keys.shape[1] or not lower.keys.shape[1]:
         return 0
-    return join(upper, lower, lower_part, square, upper_part)
+    return join(upper, lower, lower_part, square, upper_part, max_bytes)
 
 
-def _count_pinned(n: int, max_states: int, deadline: Deadline, stats: dict[str, Any]) -> int:
+def _count_pinned(n: int, limits: dict[str, Any], stats: dict[str, Any]) -> int:
     """The squares whose first column is 1..n.  For even n the lower half is the
     upper half upside down with every value v read as n + 1 - v, so its table
     is the upper table with each column set reversed: built once."""
     puzzle = pinned(n)
     h = n // 2
     if n % 2:
-        return count(puzzle, max_states=max_states, deadline=deadline, stats=stats,
-                     heights=(h,), turns=(False,))
+        return count(puzzle, **limits, stats=stats, heights=(h,), turns=(False,))
+    _TABLES.clear()
     engine = Engine(puzzle)
     square = Square(puzzle, engine.dom)
     upper_rows, lower_rows = tuple(range(h)), tuple(range(n - 1, h - 1, -1))
     upper_part = plan_part(square, upper_rows, lower_rows, upper=True)
     lower_part = plan_part(square, lower_rows, upper_rows, upper=False)
-    upper = build(upper_part, max_states=max_states, deadline=deadline, stats=stats)
+    upper = build(upper_part, **limits, stats=stats)
+    afford(upper.nbytes * 4 + upper.keys.shape[1] * 8 * n, limits["max_bytes"],
+           "the mirrored half-square table")
     keys = upper.keys.copy()
     for slot in upper.layout.columns:
         sets = _get(keys, slot)
@@ -663,28 +730,34 @@ def _count_pinned(n: int, max_states: int, deadline: Deadline, stats: dict[str, 
     keys = _canonical(keys, lower_part.final_groups, n)
     lower = Table(*_merge(keys, upper.counts.copy()), upper.peak, lower_part.layout)
     stats["upper_states"] = stats["lower_states"] = upper.keys.shape[1]
-    return join(upper, lower, lower_part, square, upper_part)
+    return join(upper, lower, lower_part, square, upper_part, limits["max_bytes"])
 
 
-def _free_table(n: int, d: int, max_states: int, deadline: Deadline) -> Table:
+def cached_bytes() -> int:
+    """The bytes of the kept free-row tables."""
+    return sum(table.nbytes for table in _TABLES.values())
+
+
+def _free_table(n: int, d: int, limits: dict[str, Any]) -> Table:
     """The table of ``d`` free rows whose first column reads 1..d (kept: it is
-    the same for every puzzle of the order)."""
+    the same for every puzzle of the order, as long as the budget leaves room)."""
     key = (n, d)
     if key in _TABLES:
         _TABLES.move_to_end(key)
+        for other in [k for k in _TABLES if k != key]:
+            del _TABLES[other]  # the tables of other shapes give way to this puzzle's
         return _TABLES[key]
+    _TABLES.clear()
     puzzle = Futoshiki(n, tuple(tuple(r + 1 if c == 0 and r < d else 0 for c in range(n))
                                 for r in range(n)))
     square = Square(puzzle, Engine(puzzle).dom)
     part = plan_part(square, tuple(range(d)), (), upper=False)
-    table = build(part, max_states=max_states, deadline=deadline)
+    table = build(part, **limits)
     _TABLES[key] = table
-    while len(_TABLES) > _KEPT_TABLES:
-        _TABLES.popitem(last=False)
     return table
 
 
-def join_free(upper: Table, lower: Table, d: int) -> int:
+def join_free(upper: Table, lower: Table, d: int, max_bytes: int = DEFAULT_MAX_BYTES) -> int:
     """The join with ``d`` free rows below, whose table has the first column
     pinned to 1..d.  Free rows treat all values and all rows alike, so the
     complement of each upper state is relabelled (the values of its first
@@ -692,6 +765,9 @@ def join_free(upper: Table, lower: Table, d: int) -> int:
     sorted, and the entry found is multiplied by d! (the orders of the first
     column) and divided by the orbit of the other columns."""
     n = lower.layout.n
+    u, v, words = upper.keys.shape[1], lower.keys.shape[1], lower.layout.words
+    afford(upper.nbytes + lower.nbytes + u * (32 * n + 24 * words + 200)
+           + v * (24 * words + 40), max_bytes, f"the join of {u:,} and {v:,} states")
     full = np.uint64((1 << n) - 1)
     sets = np.stack([_get(upper.keys, slot) ^ full for slot in upper.layout.columns])
     first = sets[0]
