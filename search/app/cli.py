@@ -258,7 +258,10 @@ def run_count(kind_: PuzzleKind, puzzle: Any, file: str, backend: str, args: Any
         fields["message"] = result.message
     answer = Answer(file, kind_.name, "count", backend, result.status, result.wall,
                     dict(result.effort), fields)
-    return with_evidence(kind_, puzzle, result.solutions, answer)
+    answer = with_evidence(kind_, puzzle, result.solutions, answer)
+    if "solutions" in answer.fields:  # a count's two grids are evidence, not the answer
+        answer.text = "  evidence: two distinct solutions, each verified (--json gives them)"
+    return answer
 
 
 def run_check(kind_: PuzzleKind, puzzle: Any, file: str, backend: str | None,
