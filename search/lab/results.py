@@ -24,8 +24,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from search.core import inputs
-from search.core.contract import InputError
+from search.core import inputs, outputs
+from search.core.contract import GridcpError, InputError
 
 Record = dict[str, Any]
 RUN_FIELDS = ("instance", "backend", "task", "rules")  # what makes two runs the same
@@ -155,24 +155,31 @@ def _wrong_type(record: dict[str, Any], types: dict[str, type | tuple[type, ...]
 
 @contextlib.contextmanager
 def appending(path: Path) -> Iterator[Callable[[Record], None]]:
-    """``write(record)``: one line appended to the results file, flushed at once.
+    """``write(record)``: one line appended to the results file, through the one
+    way out (``search.core.outputs.appending``: no symlink followed, each record
+    written whole and fsynced, a full disk exit 2 with no half record left).
     A last line without its end of line is ended first when it is a whole
     record, and cut when a kill left it unfinished, so that the next record
     starts on a line of its own."""
     _end_last_line(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("a") as sink:
+    with outputs.appending(path, _whole_record) as append:
+        yield lambda record: append(json.dumps(record))
 
-        def write(record: Record) -> None:
-            sink.write(json.dumps(record) + "\n")
-            sink.flush()
 
-        yield write
+def _whole_record(line: str) -> None:
+    """Raise unless ``line`` is a record of a results file."""
+    try:
+        problem = _problem(json.loads(line))
+    except (ValueError, RecursionError):
+        problem = "not a JSON record"
+    if problem:
+        raise GridcpError(problem)
 
 
 def _end_last_line(path: Path) -> None:
-    if not path.exists() or path.stat().st_size == 0:
-        return
+    if path.is_symlink() or not path.is_file() or path.stat().st_size == 0:
+        return  # the way out refuses what is not a regular file
     data = path.read_bytes()
     if data.endswith(b"\n"):
         return
