@@ -23,3 +23,12 @@ def backend_names(puzzle: str) -> list[str]:
     from search.core.registry import kind
 
     return list(kind(puzzle).backends)
+
+
+def small(puzzle: str, instance) -> bool:
+    """Is a bundled instance small enough for every backend's every call?"""
+    if puzzle == "futoshiki":
+        return instance.n <= 5
+    if puzzle == "numberlink":
+        return instance.height * instance.width <= 64
+    return len(instance.tiles) <= 24

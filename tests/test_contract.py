@@ -16,6 +16,7 @@ import pytest
 from search.app.manifest import options_of, read_manifest, with_defaults
 from search.core.contract import CALLS, CheckReport, GridcpError, Status, Unsupported
 from search.core.registry import PUZZLES, kind, load_puzzle
+from tests.conftest import small
 
 INSTANCES = Path(__file__).resolve().parents[1] / "instances"
 ENGINES = [(p, name) for p in PUZZLES for name in kind(p).backends]
@@ -71,14 +72,6 @@ def test_undeclared_calls_raise_unsupported(engine) -> None:
 # ---------------------------------------------------------------- known answers
 
 
-def _small(puzzle: str, instance) -> bool:
-    if puzzle == "futoshiki":
-        return instance.n <= 5
-    if puzzle == "numberlink":
-        return instance.height * instance.width <= 64
-    return len(instance.tiles) <= 24
-
-
 def _cases():
     """(puzzle, backend, call, row) for each small manifest row and each
     backend that declares a call answering it."""
@@ -86,7 +79,7 @@ def _cases():
     for puzzle in PUZZLES:
         manifest = INSTANCES / puzzle / "manifest.tsv"
         for row in read_manifest(manifest):
-            if not _small(puzzle, load_puzzle(row.path, puzzle)[1]):
+            if not small(puzzle, load_puzzle(row.path, puzzle)[1]):
                 continue
             calls = {"count": ("count",), "unique": ("unique",), "solve": ("solve",),
                      "check": ("check",)}[row.task]

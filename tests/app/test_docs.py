@@ -29,6 +29,7 @@ import re
 import shlex
 import subprocess
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -251,18 +252,20 @@ def anchors(page: Path) -> set[str]:
     return out
 
 
-def links(page: Path) -> list[tuple[int, str]]:
-    out = []
+def prose(page: Path) -> Iterator[tuple[int, str]]:
+    """The numbered lines of a page outside code blocks (fenced or indented)."""
     inside = False
     for number, line in enumerate(page.read_text(encoding="utf-8").split("\n"), 1):
         if line.lstrip().startswith("```"):
             inside = not inside
-        if inside or line.startswith("    "):
-            continue
-        for target in re.findall(r"\]\(([^)\s]+)\)", re.sub(r"`[^`]*`", "", line)):
-            if not re.match(r"[a-z]+:", target):
-                out.append((number, target))
-    return out
+        if not (inside or line.startswith("    ")):
+            yield number, line
+
+
+def links(page: Path) -> list[tuple[int, str]]:
+    return [(number, target) for number, line in prose(page)
+            for target in re.findall(r"\]\(([^)\s]+)\)", re.sub(r"`[^`]*`", "", line))
+            if not re.match(r"[a-z]+:", target)]
 
 
 ALL_PAGES = [*PAGES, *sorted((ROOT / "docs").rglob("*/*.md"))]
@@ -291,15 +294,8 @@ def test_slug() -> None:
 
 
 def code_spans(page: Path) -> list[tuple[int, str]]:
-    out = []
-    inside = False
-    for number, line in enumerate(page.read_text(encoding="utf-8").split("\n"), 1):
-        if line.lstrip().startswith("```"):
-            inside = not inside
-        if inside or line.startswith("    "):
-            continue
-        out += [(number, span) for span in re.findall(r"`([^`\n]+)`", line)]
-    return out
+    return [(number, span) for number, line in prose(page)
+            for span in re.findall(r"`([^`\n]+)`", line)]
 
 
 def python_files() -> list[Path]:

@@ -16,20 +16,12 @@ import pytest
 from search.app.cli import figure, main
 from search.app.manifest import read_manifest
 from search.core.registry import PUZZLES, kind, load, load_puzzle
-from tests.conftest import INSTANCES
+from tests.conftest import INSTANCES, small
 
 COMMANDS = ("solve", "count", "check")
 MANY = "1000"  # count --limit for the enumerating engines (a LIMIT prints as well)
 SAFETY = "30"  # seconds a task: a net only, every answer here takes well under one
 SCIENTIFIC = re.compile(r"\d(\.\d+)?e[+-]\d")  # 1.2e+04: how no figure may print
-
-
-def _small(puzzle: str, instance) -> bool:
-    if puzzle == "futoshiki":
-        return instance.n <= 5
-    if puzzle == "numberlink":
-        return instance.height * instance.width <= 64
-    return len(instance.tiles) <= 24
 
 
 def _files(puzzle: str, backend: str | None, command: str) -> dict[tuple[str, ...], list[str]]:
@@ -41,7 +33,7 @@ def _files(puzzle: str, backend: str | None, command: str) -> dict[tuple[str, ..
         names = {rule.partition("=")[0] for rule in row.rules}
         if takes is not None and not names <= takes:
             continue
-        if not _small(puzzle, load_puzzle(row.path, puzzle)[1]):
+        if not small(puzzle, load_puzzle(row.path, puzzle)[1]):
             continue
         files = out.setdefault(row.rules, [])
         if str(row.path) not in files:
