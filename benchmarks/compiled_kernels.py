@@ -2,6 +2,7 @@
 
     python benchmarks/compiled_kernels.py [--ids docs/benchmarks/futoshiki-9x9/ids.tsv]
                                           [--per-grade N] [--samples K] [--build DIR]
+                                          [--no-speed] [--share]
 
 The kernel (``probe_kernel.py``: singleton consistency by forward checking,
 inequality bounds and hidden singles, ``Engine.probe`` at Tatham's level 1) is
@@ -24,6 +25,9 @@ to fill 5 ms, the median sample per call; the tables give the median over the
 puzzles of a set.  Then the costs around the kernel, in fresh processes
 (CPU of the finished child by ``getrusage``, median of K): start-up, numba's
 first compile with a cold cache and its load from a warm one, the builds.
+
+``--share`` instead times ``Engine.probe``'s share of ``propagate``'s
+``unique`` per grade of the ``--ids`` file (where a kernel pays).
 
 It builds in ``--build`` (default: a temporary folder); it needs a C compiler,
 ``mypy``, ``cython`` and ``numba`` installed.  Never asserts a time: it reports.
@@ -53,7 +57,7 @@ sys.path.insert(0, str(ROOT))
 from search.core.contract import InputError  # noqa: E402
 from search.futoshiki.io import parse  # noqa: E402
 from search.futoshiki.model import Futoshiki  # noqa: E402
-from search.futoshiki.propagate import PROBE_VALUES, Engine  # noqa: E402
+from search.futoshiki.propagate import PROBE_VALUES, Engine, PropagateBackend  # noqa: E402
 
 KERNEL = HERE / "probe_kernel.py"
 SMALL = ROOT / "instances" / "futoshiki"
@@ -285,6 +289,38 @@ def speed(cases: list[Case], mods: dict[str, ModuleType], samples: int) -> None:
               f"{statistics.median(convert):.1f} us (median).\n")
 
 
+def share(ids: Path) -> None:
+    """The probe's share of ``propagate``'s ``unique``, per grade (CPU)."""
+    spent = [0.0]
+    original = Engine.probe
+
+    def timed(self: Engine, check) -> bool:
+        start = time.process_time()
+        try:
+            return original(self, check)
+        finally:
+            spent[0] += time.process_time() - start
+
+    rows = [line.split("\t") for line in ids.read_text().splitlines()]
+    out = []
+    Engine.probe = timed  # type: ignore[method-assign]
+    try:
+        for grade in dict.fromkeys(row[0] for row in rows):
+            spent[0], total, nodes = 0.0, 0.0, 0
+            puzzles = [parse(row[3]) for row in rows if row[0] == grade]
+            for puzzle in puzzles:
+                start = time.process_time()
+                result = PropagateBackend(progress=False).unique(puzzle)
+                total += time.process_time() - start
+                nodes += int(result.effort["nodes"])
+            out.append([grade, len(puzzles), nodes, f"{total:.2f}",
+                        f"{100 * spent[0] / total:.1f} %"])
+    finally:
+        Engine.probe = original  # type: ignore[method-assign]
+    print("## Engine.probe's share of propagate's unique (CPU)\n")
+    table(["grade", "puzzles", "nodes", "CPU s", "in Engine.probe"], out)
+
+
 # ---------------------------------------------------------------- around the kernel
 
 SNIPPET = r"""
@@ -395,7 +431,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--build", type=Path, help="build folder (default: a temporary one)")
     parser.add_argument("--no-speed", action="store_true",
                         help="only the costs around the kernel (start-up, builds)")
+    parser.add_argument("--share", action="store_true",
+                        help="only the probe's share of propagate's unique, per grade")
     args = parser.parse_args(argv)
+    if args.share:
+        share(args.ids)
+        return 0
     folder = args.build or Path(tempfile.mkdtemp(prefix="gridcp-kernels-"))
     os.environ.setdefault("NUMBA_CACHE_DIR", str(folder / "numba-cache"))
     built = all(any(folder.glob(f"{name}.*.so")) for name in ("pk_mypyc", "pk_cython", "pk_typed"))
