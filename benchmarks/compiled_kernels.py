@@ -108,8 +108,8 @@ class Case:
         self.sptr, self.sidx = _csr(self.engine.smaller)
         cells = n * n
         self.lists = dict(peers=self.peers, lptr=self.lptr, lidx=self.lidx, sptr=self.sptr,
-                          sidx=self.sidx, work=[0] * cells, stack=[0] * cells,
-                          inq=[0] * cells, dirty=[0] * (2 * n))
+                          sidx=self.sidx, work=[0] * cells, stack=[0] * (n ** 3 + 1),
+                          dirty=[0] * (2 * n), weight=[0] * cells)
         self.arrays = {k: np.array(v, dtype=np.int64) for k, v in self.lists.items()}
         self.root_array = np.array(self.root, dtype=np.int64)
         self.want = self.reference()
@@ -149,7 +149,7 @@ class Case:
         t = self.arrays if arrays else self.lists
         root = self.root_array if arrays else self.root
         args = (t["peers"], t["lptr"], t["lidx"], t["sptr"], t["sidx"], PROBE_VALUES,
-                t["work"], t["stack"], t["inq"], t["dirty"])
+                t["work"], t["stack"], t["dirty"], t["weight"])
 
         def run():
             dom = root.copy()
@@ -227,8 +227,8 @@ def kernels(folder: Path) -> dict[str, ModuleType]:
         assert module.__file__ is not None and not module.__file__.endswith(".py"), name
         out[route] = module
     jitted = load("pk_numba", KERNEL)
-    jitted.fixpoint = numba.njit(cache=True)(jitted.fixpoint)  # probe calls the jitted one
-    jitted.probe = numba.njit(cache=True)(jitted.probe)
+    for name in ("fixpoint", "probe_from", "probe"):  # each calls the jitted ones
+        setattr(jitted, name, numba.njit(cache=True)(getattr(jitted, name)))
     out["numba"] = jitted
     out["numba-py"] = load("pk_arrays", KERNEL)  # the same code over arrays, interpreted
     return out
@@ -289,6 +289,79 @@ def speed(cases: list[Case], mods: dict[str, ModuleType], samples: int) -> None:
               f"{statistics.median(convert):.1f} us (median).\n")
 
 
+def kernel_probe(route: str, mods: dict[str, ModuleType]):
+    """``Engine.probe`` with its trials done by the kernel's ``probe_from`` over ``route``;
+    the engine propagates each loss with every rule, as its own probe does."""
+    probe_from = mods[route].probe_from
+    arrays = route in ("cython-typed", "numba")
+
+    def convert(values: list[int]):
+        return np.array(values, dtype=np.int64) if arrays else values
+
+    def probe(self: Engine, check) -> bool:
+        n = self.n
+        tables = self.__dict__.get("kernel_tables")
+        if tables is None:
+            cells = n * n
+            lptr, lidx = _csr(self.larger)
+            sptr, sidx = _csr(self.smaller)
+            peers = [j for i in range(cells) for j in self.peers[i]]
+            tables = self.kernel_tables = [convert(t) for t in (
+                peers, lptr, lidx, sptr, sidx, [0] * cells, [0] * (n ** 3 + 1), [0] * (2 * n))]
+        peers, lptr, lidx, sptr, sidx, work, stack, dirty = tables
+        i = 0
+        while True:
+            check()
+            dom = convert(list(self.dom))
+            weight = convert(self.weight)
+            i = probe_from(dom, i, n, peers, lptr, lidx, sptr, sidx, PROBE_VALUES, work,
+                           stack, dirty, weight)
+            if arrays:
+                self.weight[:] = weight.tolist()
+            if i < 0:
+                return True
+            if not (self.narrow(i, int(dom[i])) and self.propagate()):
+                return False
+            i += 1
+    return probe
+
+
+def search(ids: Path, mods: dict[str, ModuleType], grades: tuple[str, ...]) -> None:
+    """``unique`` with the probe's trials in the kernel: the same answers, nodes and
+    solutions as the engine's own probe, and the CPU per puzzle."""
+    rows = [line.split("\t") for line in ids.read_text().splitlines()]
+    routes = ("engine", "pure", "mypyc", "cython-typed", "numba")
+    original = Engine.probe
+    out = []
+    try:
+        for grade in grades:
+            puzzles = [parse(row[3]) for row in rows if row[0] == grade]
+            results: dict[str, list] = {}
+            for route in routes:
+                Engine.probe = original if route == "engine" else kernel_probe(route, mods)
+                for puzzle in puzzles:
+                    start = time.process_time()
+                    result = PropagateBackend(progress=False).unique(puzzle)
+                    spent = time.process_time() - start
+                    results.setdefault(route, []).append(
+                        (result.status, result.effort["nodes"], result.solutions, spent))
+            want = [r[:3] for r in results["engine"]]
+            for route in routes:
+                if [r[:3] for r in results[route]] != want:
+                    raise SystemExit(f"{route}: answers, nodes or solutions differ ({grade})")
+                spent = [1000 * r[3] for r in results[route]]
+                nodes = sum(r[1] for r in results[route])
+                out.append([grade, route, len(puzzles), nodes,
+                            f"{statistics.median(spent):.1f}", f"{max(spent):.1f}",
+                            f"{1000 * sum(spent) / nodes:.0f}"])
+            print(f"  searched {grade}", file=sys.stderr, flush=True)
+    finally:
+        Engine.probe = original  # type: ignore[method-assign]
+    print("## unique with the probe's trials in the kernel (the same answers, nodes and "
+          "solutions as the engine's own probe): CPU\n")
+    table(["grade", "route", "puzzles", "nodes", "median ms", "max ms", "us per node"], out)
+
+
 def share(ids: Path) -> None:
     """The probe's share of ``propagate``'s ``unique``, per grade (CPU)."""
     spent = [0.0]
@@ -340,8 +413,8 @@ CALL_4x4 = (
     "(j // n == i // n or j % n == i % n)]\n"
     "lptr, lidx = [0] * 17, [0]\n"
     "dom = [15] * cells; dom[0] = 1\n"
-    "args = [dom, n, peers, lptr, lidx, lptr, lidx, 5, [0] * cells, [0] * cells, "
-    "[0] * cells, [0] * 8]\n"
+    "args = [dom, n, peers, lptr, lidx, lptr, lidx, 5, [0] * cells, [0] * 65, "
+    "[0] * 8, [0] * cells]\n"
     "{convert}\n"
     "probe(*args)\n"
 )
@@ -373,8 +446,9 @@ def around(folder: Path, costs: dict[str, float], samples: int) -> None:
                     f"spec = importlib.util.spec_from_file_location('pk_numba', {str(KERNEL)!r})\n"
                     "m = importlib.util.module_from_spec(spec); sys.modules['pk_numba'] = m\n"
                     "spec.loader.exec_module(m)\n"
-                    "m.fixpoint = numba.njit(cache=True)(m.fixpoint)\n"
-                    "probe = numba.njit(cache=True)(m.probe)")
+                    "for f in ('fixpoint', 'probe_from', 'probe'):\n"
+                    "    setattr(m, f, numba.njit(cache=True)(getattr(m, f)))\n"
+                    "probe = m.probe")
     cache = Path(tempfile.mkdtemp(prefix="numba-cache-"))
     env = dict(os.environ, NUMBA_CACHE_DIR=str(cache))
 
@@ -431,6 +505,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--build", type=Path, help="build folder (default: a temporary one)")
     parser.add_argument("--no-speed", action="store_true",
                         help="only the costs around the kernel (start-up, builds)")
+    parser.add_argument("--search", action="store_true",
+                        help="only unique on the Extreme and Recursive 9x9s, probe in the kernel")
     parser.add_argument("--share", action="store_true",
                         help="only the probe's share of propagate's unique, per grade")
     args = parser.parse_args(argv)
@@ -442,6 +518,9 @@ def main(argv: list[str] | None = None) -> int:
     built = all(any(folder.glob(f"{name}.*.so")) for name in ("pk_mypyc", "pk_cython", "pk_typed"))
     costs = {} if built else build(folder)  # a folder built before is reused
     mods = kernels(folder)
+    if args.search:
+        search(args.ids, mods, ("extreme", "recursive"))
+        return 0
     print(f"# Compiled kernels: Futoshiki's probe ({time.strftime('%Y-%m-%d')}, "
           f"Python {sys.version.split()[0]}, numba {sys.modules['numba'].__version__})\n")
     if not args.no_speed:

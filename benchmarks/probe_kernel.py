@@ -5,7 +5,7 @@ over lists (the pure path), compiled by mypyc (the annotations below), by
 Cython (the types in ``probe_kernel.pxd``) and by numba (``njit`` over numpy
 arrays).  So it keeps to what all of them compile: flat integer sequences, no
 ``int.bit_length`` (numba lacks it: the highest value is found by smearing),
-no helper calls except ``probe`` to ``fixpoint``.
+no calls but to the kernel's own functions.
 
 Domains are bitsets (bit ``v - 1`` stands for value ``v``, ``n <= 62``).  It
 does what ``Engine.probe`` does at Tatham's level 1 (forward checking,
@@ -16,17 +16,17 @@ inequality bounds, hidden singles): each value of each open cell of at most
 
 def fixpoint(work: list[int], n: int, peers: list[int], lptr: list[int], lidx: list[int],
              sptr: list[int], sidx: list[int], stack: list[int], top: int,
-             inq: list[int], dirty: list[int]) -> bool:
+             dirty: list[int], weight: list[int]) -> bool:
     """Forward checking, bounds and hidden singles on ``work`` from the cells on
     ``stack[:top]`` and the rows and columns flagged in ``dirty``; False when a
-    domain empties or a value loses its last place."""
+    domain empties (its cell's ``weight`` grows by one, as in ``Engine.narrow``)
+    or a value loses its last place."""
     full = (1 << n) - 1
     width = 2 * n - 2
     while True:
         while top > 0:
             top -= 1
             i = stack[top]
-            inq[i] = 0
             d = work[i]
             if d & (d - 1) == 0:  # assigned: forward checking
                 for k in range(i * width, (i + 1) * width):
@@ -35,14 +35,13 @@ def fixpoint(work: list[int], n: int, peers: list[int], lptr: list[int], lidx: l
                     if e & d:
                         e &= ~d
                         if e == 0:
+                            weight[j] += 1
                             return False
                         work[j] = e
                         dirty[j // n] = 1
                         dirty[n + j % n] = 1
-                        if inq[j] == 0:
-                            inq[j] = 1
-                            stack[top] = j
-                            top += 1
+                        stack[top] = j
+                        top += 1
             low = d & -d
             above = ~((low << 1) - 1)  # values above the smallest of i
             for k in range(lptr[i], lptr[i + 1]):
@@ -51,14 +50,13 @@ def fixpoint(work: list[int], n: int, peers: list[int], lptr: list[int], lidx: l
                 if e & ~above:
                     e &= above
                     if e == 0:
+                        weight[j] += 1
                         return False
                     work[j] = e
                     dirty[j // n] = 1
                     dirty[n + j % n] = 1
-                    if inq[j] == 0:
-                        inq[j] = 1
-                        stack[top] = j
-                        top += 1
+                    stack[top] = j
+                    top += 1
             h = d | d >> 1
             h |= h >> 2
             h |= h >> 4
@@ -72,14 +70,13 @@ def fixpoint(work: list[int], n: int, peers: list[int], lptr: list[int], lidx: l
                 if e & ~below:
                     e &= below
                     if e == 0:
+                        weight[j] += 1
                         return False
                     work[j] = e
                     dirty[j // n] = 1
                     dirty[n + j % n] = 1
-                    if inq[j] == 0:
-                        inq[j] = 1
-                        stack[top] = j
-                        top += 1
+                    stack[top] = j
+                    top += 1
         for u in range(2 * n):  # hidden singles in the rows and columns that changed
             if dirty[u] == 0:
                 continue
@@ -110,25 +107,25 @@ def fixpoint(work: list[int], n: int, peers: list[int], lptr: list[int], lidx: l
                     work[i] = hit
                     dirty[i // n] = 1
                     dirty[n + i % n] = 1
-                    if inq[i] == 0:
-                        inq[i] = 1
-                        stack[top] = i
-                        top += 1
+                    stack[top] = i
+                    top += 1
         if top == 0:
             return True
 
 
-def probe(dom: list[int], n: int, peers: list[int], lptr: list[int], lidx: list[int],
-          sptr: list[int], sidx: list[int], maxvals: int, work: list[int], stack: list[int],
-          inq: list[int], dirty: list[int]) -> int:
-    """Values removed from ``dom`` (narrowed in place), -1 on a contradiction.
-
-    ``dom`` is a fixpoint of the rules when this starts; ``work``, ``stack``
-    (n * n each), ``inq`` (n * n) and ``dirty`` (2 n) are scratch space.
-    """
+def probe_from(dom: list[int], start: int, n: int, peers: list[int], lptr: list[int],
+               lidx: list[int], sptr: list[int], sidx: list[int], maxvals: int,
+               work: list[int], stack: list[int], dirty: list[int],
+               weight: list[int]) -> int:
+    """The first cell from ``start`` on (open, at most ``maxvals`` values) where a
+    value fails when tried, with ``dom`` of it narrowed to the values that pass
+    (maybe none); -1 if there is none.  ``dom`` is otherwise left as it was: the
+    caller propagates the loss.  ``work`` (n * n), ``stack`` (n ** 3 + 1: a cell is
+    pushed at every narrowing, as on the engine's queue, so that the cells are
+    seen, and the weights grow, in the engine's order) and ``dirty`` (2 n) are
+    scratch space."""
     cells = n * n
-    removed = 0
-    for i in range(cells):
+    for i in range(start, cells):
         d = dom[i]
         if d & (d - 1) == 0:
             continue
@@ -146,31 +143,45 @@ def probe(dom: list[int], n: int, peers: list[int], lptr: list[int], lidx: list[
             rest ^= low
             for k in range(cells):
                 work[k] = dom[k]
-                inq[k] = 0
             for k in range(2 * n):
                 dirty[k] = 0
             work[i] = low
             dirty[i // n] = 1
             dirty[n + i % n] = 1
-            inq[i] = 1
             stack[0] = i
-            if not fixpoint(work, n, peers, lptr, lidx, sptr, sidx, stack, 1, inq, dirty):
+            if not fixpoint(work, n, peers, lptr, lidx, sptr, sidx, stack, 1, dirty,
+                            weight):
                 keep ^= low
-                removed += 1
-        if keep != d:  # the cell loses values: propagate that into ``dom`` itself
-            for k in range(cells):
-                work[k] = dom[k]
-                inq[k] = 0
-            for k in range(2 * n):
-                dirty[k] = 0
-            work[i] = keep
-            dirty[i // n] = 1
-            dirty[n + i % n] = 1
-            inq[i] = 1
-            stack[0] = i
-            if keep == 0 or not fixpoint(work, n, peers, lptr, lidx, sptr, sidx, stack, 1,
-                                         inq, dirty):
-                return -1
-            for k in range(cells):
-                dom[k] = work[k]
-    return removed
+        if keep != d:
+            dom[i] = keep
+            return i
+    return -1
+
+
+def probe(dom: list[int], n: int, peers: list[int], lptr: list[int], lidx: list[int],
+          sptr: list[int], sidx: list[int], maxvals: int, work: list[int], stack: list[int],
+          dirty: list[int], weight: list[int]) -> int:
+    """``Engine.probe`` at level 1: ``probe_from`` cell after cell, each loss propagated
+    into ``dom`` by the same rules; 0, or -1 on a contradiction.  ``dom`` is a
+    fixpoint of the rules when this starts (scratch space as for ``probe_from``)."""
+    cells = n * n
+    i = probe_from(dom, 0, n, peers, lptr, lidx, sptr, sidx, maxvals, work, stack,
+                   dirty, weight)
+    while i >= 0:
+        if dom[i] == 0:
+            weight[i] += 1
+            return -1
+        for k in range(cells):
+            work[k] = dom[k]
+        for k in range(2 * n):
+            dirty[k] = 0
+        dirty[i // n] = 1
+        dirty[n + i % n] = 1
+        stack[0] = i
+        if not fixpoint(work, n, peers, lptr, lidx, sptr, sidx, stack, 1, dirty, weight):
+            return -1
+        for k in range(cells):
+            dom[k] = work[k]
+        i = probe_from(dom, i + 1, n, peers, lptr, lidx, sptr, sidx, maxvals, work, stack,
+                       dirty, weight)
+    return 0

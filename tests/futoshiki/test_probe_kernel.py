@@ -12,7 +12,7 @@ from pathlib import Path
 from search.core.contract import InputError
 from search.futoshiki.io import parse
 from search.futoshiki.model import Futoshiki
-from search.futoshiki.propagate import PROBE_VALUES, Engine
+from search.futoshiki.propagate import PROBE_VALUES, Engine, PropagateBackend
 from search.lab.oracles.futoshiki import random_puzzle
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -50,7 +50,7 @@ def kernel_probe(engine: Engine) -> tuple[bool, list[int] | None]:
     dom = list(engine.dom)
     removed = kernel.probe(dom, n, [j for i in range(cells) for j in engine.peers[i]],
                            ptr["lptr"], ptr["lidx"], ptr["sptr"], ptr["sidx"], PROBE_VALUES,
-                           [0] * cells, [0] * cells, [0] * cells, [0] * (2 * n))
+                           [0] * cells, [0] * (n ** 3 + 1), [0] * (2 * n), [0] * cells)
     return (True, dom) if removed >= 0 else (False, None)
 
 
@@ -84,3 +84,32 @@ def test_the_kernel_answers_as_the_engine_at_the_root_and_below():
             narrowed += want[0] and want[1] != dom
             failed += not want[0]
     assert narrowed >= 10 and failed >= 3  # the probes did remove values and find failures
+
+
+def test_the_search_with_the_kernels_probe_makes_the_same_nodes():
+    """``unique`` with the probe's trials in the kernel (as the study times it): the
+    same status, node counts and solutions as with the engine's own probe, so a
+    compiled kernel, the same source, leaves the search's answers as they are."""
+    spec = importlib.util.spec_from_file_location("compiled_kernels", ROOT / "benchmarks" /
+                                                  "compiled_kernels.py")
+    assert spec is not None and spec.loader is not None
+    study = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(study)
+    ids = (ROOT / "docs" / "benchmarks" / "futoshiki-9x9" / "ids.tsv").read_text()
+    cases = [p for p in puzzles() if p.n <= 6]
+    cases += [parse(line.split("\t")[3]) for line in ids.splitlines() if "recursive" in line][:3]
+    original = Engine.probe
+    answers = {}
+    try:
+        for probe in (original, study.kernel_probe("pure", {"pure": kernel})):
+            Engine.probe = probe
+            answers[probe] = []
+            for puzzle in cases:
+                result = PropagateBackend(progress=False).unique(puzzle)
+                answers[probe].append((result.status, result.effort["nodes"], result.solutions))
+    finally:
+        Engine.probe = original
+    first, second = answers.values()
+    assert first == second
+    searched = sum(nodes > 1 for _, nodes, _ in first)
+    assert searched >= 10  # real searches, not only answers at the root
