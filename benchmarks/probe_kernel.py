@@ -11,6 +11,9 @@ Domains are bitsets (bit ``v - 1`` stands for value ``v``, ``n <= 62``).  It
 does what ``Engine.probe`` does at Tatham's level 1 (forward checking,
 inequality bounds, hidden singles): each value of each open cell of at most
 ``maxvals`` values is tried under those rules, and a value that fails goes.
+``probe_from`` does the trials for ``Engine.probe`` at any level (Adjacent
+mode's bars aside), in the engine's order and with its weights, so that a
+search that uses it makes the engine's nodes.
 """
 
 
