@@ -319,7 +319,7 @@ def _issue_29() -> list[Case]:
          {"s.toml": b'backends = 3\n[[instances]]\npaths = ["x"]\n'}, "backends must be",
          "s.toml", False),
         ("results record without fields", ("report", "{dir}/r.jsonl"),
-         {"r.jsonl": b'{"instance": "a"}\n'}, "without the field", "r.jsonl", False),
+         {"r.jsonl": b'{"instance": "a"}\n'}, "a run's record without", "r.jsonl", False),
         ("convert two names one output", ("convert", "{dir}/a/p.fut", "{dir}/b/p.fut", "-o",
                                           "{dir}/out"),
          {"a/p.fut": _text(SEED3), "b/p.fut": _text(SEED3)}, "would both be written", "-",

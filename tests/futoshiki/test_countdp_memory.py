@@ -23,7 +23,7 @@ from search.futoshiki.countdp.rows import MB, StateSpaceTooLarge
 from search.futoshiki.io import format_seed, parse
 from search.futoshiki.model import Futoshiki
 from search.futoshiki.verify import verify
-from search.lab.oracles.futoshiki import brute_force_count
+from search.lab.oracles.futoshiki import count as brute_force_count
 from tests.futoshiki.test_countdp_rows import LATIN, clues
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -331,7 +331,8 @@ class CountDPBackend(FutoshikiBackend):
         budget = f"{self.budget_text()}: {reason}"
         if not self.opts.fallback:
             return CountResult(Status.LIMIT, lower, since(start), stats,
-                               f"{budget}; the count is a lower bound")
+                               f"{budget}; the count is a lower bound (--option max_states=N "
+                               "or --option memory_mb=N raises the budgets)")
         nodes = self.opts.fallback_nodes
         guess = estimate_nodes(puzzle, PROBES, nodes, deadline)
         stats["estimated_nodes"] = float(f"{guess:.3g}")
