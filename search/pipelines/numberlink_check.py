@@ -97,6 +97,9 @@ class Budget:
     proof_time: float = 4.0
     large_states: int = 4_000_000  # step 7
     large_cells: int = 196  # boards with this many open cells (14 x 14) skip step 1
+    # steps 5 and 6: states in a level of one window's frontier (detour.WINDOW_STATES)
+    full_window_states: int = 600_000
+    lenient_window_states: int = 150_000
 
 
 @dataclass(frozen=True)
@@ -222,7 +225,7 @@ def _another(puzzle: Numberlink, cover: Solution, budget: Budget, deadline: Dead
     in the large windows and under the lenient rule, the whole proof."""
     found = (_proof(puzzle, cover, None, budget.glance_proof_time, "proof (glance)",
                     deadline, log)
-             or _detour(puzzle.covering(), cover, NEAR, "near", deadline, log))
+             or _detour(puzzle.covering(), cover, NEAR, "near", budget, deadline, log))
     if found is not None:
         return found
     other = _cpsat_solve(puzzle.covering(), "second-cover", budget.second_cover_time,
@@ -234,8 +237,8 @@ def _another(puzzle: Numberlink, cover: Solution, budget: Budget, deadline: Dead
     # in 0.4 s where the proof spends 4 deterministic s), the whole proof
     return (_proof(puzzle, cover, full, budget.quick_proof_time, "proof (quick)",
                    deadline, log)
-            or _detour(puzzle.covering(), cover, FAR, "far", deadline, log)
-            or _detour(puzzle.lenient(), cover, WINDOWS, "", deadline, log)
+            or _detour(puzzle.covering(), cover, FAR, "far", budget, deadline, log)
+            or _detour(puzzle.lenient(), cover, WINDOWS, "", budget, deadline, log)
             or _proof(puzzle, cover, full, budget.proof_time, "proof", deadline, log))
 
 
@@ -309,10 +312,11 @@ def _without_cover(puzzle: Numberlink, budget: Budget, deadline: Deadline,
 
 
 def _detour(rules: Numberlink, cover: Solution, shapes: tuple[Shape, ...], which: str,
-            deadline: Deadline, log: _Log) -> Finding | None:
+            budget: Budget, deadline: Deadline, log: _Log) -> Finding | None:
     """Another solution under ``rules`` that re-routes S in a window of ``shapes``."""
     spent: dict[str, float] = {}
-    other = detour(rules, cover, deadline, shapes=shapes, effort=spent)
+    states = budget.full_window_states if rules.full_cover else budget.lenient_window_states
+    other = detour(rules, cover, deadline, shapes=shapes, window_states=states, effort=spent)
     rule = "full cover" if rules.full_cover else "lenient"
     step = f"detour ({rule}, {which})" if which else f"detour ({rule})"
     log.add(step, "frontier", "found" if other else "none", spent)
