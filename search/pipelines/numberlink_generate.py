@@ -343,7 +343,8 @@ def _emit(puzzle: Numberlink, solution: Solution, seed: int, out: Path | None,
         "effort": {k: round(v, 6) for k, v in sorted(made.effort.items())}}
     if made is not None and not as_json:
         print(f"gridcp: seed {seed}: WELL-DESIGNED by {proof['proved_by']}; "
-              f"{len(puzzle.pairs)} pairs after {made.cuts} cuts", file=sys.stderr)
+              f"{len(puzzle.pairs)} pairs after {made.cuts} cut{'s' * (made.cuts != 1)}",
+              file=sys.stderr)
     if as_json:
         file = {"file": str(out / name)} if out else {}
         print(json.dumps({"seed": seed, "method": method, "puzzle": format_puzzle(puzzle),
