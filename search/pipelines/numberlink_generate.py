@@ -20,9 +20,10 @@ another.
    others are the same small puzzles as before.
 2. *Proof*: the well-designed check (``numberlink_check.check``, its
    ``Design.check`` budget).  WELL-DESIGNED ends it, and the board's proof is
-   the check's (its engine and step are reported); two solutions give one
-   more cut and a sweep around it; an undecided check cuts the longest path
-   in two (more labels make the proof shorter) and checks again.
+   the check's (its engine and step are reported); two solutions give more
+   cuts where they part (``Design.cuts``) and a sweep around them; an
+   undecided check cuts the longest path in two (more labels make the proof
+   shorter) and checks again.
 
 Everything is budgeted in work and drawn from one ``random.Random(seed)``:
 the same seed gives the same board on any machine.  After ``Design.rounds``
@@ -71,7 +72,12 @@ class Design:
     window_nodes: int = 5_000  # ``search`` nodes for one sweep window (most need 10-400)
     rounds: int = 40  # checks of one drawn board before another is drawn
     boards: int = 20  # boards drawn for one seed before giving up
-    cuts: int = 3  # paths cut where the check's second solution parts from S
+    # paths cut where the check's second solution parts from S: at least
+    # ``cuts``, and one per ``cells_per_cut`` cells (large boards hide more
+    # ambiguities, each check costs more: 30x30, seeds 66004-66006, 47 CPU s
+    # with 8 cuts against 63 with 3)
+    cuts: int = 3
+    cells_per_cut: int = 120
     # The check's own budget.  Its first look at the proof (``proof
     # (glance)``, CP-SAT right after the cover) gets the most: on a swept
     # board it either proves the board or finds the second solution that the
@@ -200,6 +206,7 @@ def well_designed(height: int, width: int, seed: int, *, pairs: int | None = Non
     deadline = Deadline(time_limit)
     pairs = pairs or max(1, round(height * width / CELLS_PER_PAIR))
     rng = random.Random(seed)
+    cuts = max(design.cuts, round(height * width / design.cells_per_cut))
     effort: dict[str, float] = {}
     checks = 0
     for drawn in range(1, design.boards + 1):
@@ -221,7 +228,7 @@ def well_designed(height: int, width: int, seed: int, *, pairs: int | None = Non
             others = [s for s in report.solutions if s.edges != repair.solution.edges]
             if report.ok is None:
                 repair.cut_longest()
-            elif not others or not repair.cut(others[0], design.cuts):
+            elif not others or not repair.cut(others[0], cuts):
                 break  # S cannot be repaired here: draw another board
         add_effort(effort, repair.effort)
     raise GridcpError(f"no well-designed {width}x{height} puzzle from seed {seed} within "
