@@ -42,7 +42,7 @@ import json
 import random
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from search.core.contract import CheckReport, Deadline, GridcpError, Status, add_effort
@@ -78,6 +78,11 @@ class Design:
     # with 8 cuts against 63 with 3)
     cuts: int = 3
     cells_per_cut: int = 120
+    # the check's first look at the proof grows with the board: its
+    # ``glance_proof_time`` for each ``cells_per_glance`` cells (40x40, seeds
+    # 69002-69003: with 1 deterministic s, 11 of their 25 checks ran out
+    # and each cost a cut and another check)
+    cells_per_glance: int = 400
     # The check's own budget.  Its first look at the proof (``proof
     # (glance)``, CP-SAT right after the cover) gets the most: on a swept
     # board it either proves the board or finds the second solution that the
@@ -207,6 +212,8 @@ def well_designed(height: int, width: int, seed: int, *, pairs: int | None = Non
     pairs = pairs or max(1, round(height * width / CELLS_PER_PAIR))
     rng = random.Random(seed)
     cuts = max(design.cuts, round(height * width / design.cells_per_cut))
+    budget = replace(design.check, glance_proof_time=design.check.glance_proof_time
+                     * max(1.0, height * width / design.cells_per_glance))
     effort: dict[str, float] = {}
     checks = 0
     for drawn in range(1, design.boards + 1):
@@ -215,7 +222,7 @@ def well_designed(height: int, width: int, seed: int, *, pairs: int | None = Non
         for _ in range(design.rounds):
             repair.sweep(deadline)
             checks += 1
-            report = check(repair.puzzle, backend=backend, budget=design.check,
+            report = check(repair.puzzle, backend=backend, budget=budget,
                            time_limit=deadline.remaining())
             add_effort(effort, {f"check.{k}": v for k, v in report.effort.items()})
             if report.status is Status.LIMIT and deadline.expired():
