@@ -11,11 +11,9 @@ The boards, all fresh (seeds no engine was tuned on):
 - ``gen.py``: thomasahle's generator, run from its public sources outside the
   checkout (``--gen-py``; skipped when absent) with ``random.seed`` fixed,
   seeds 9201.. and 9301..;
-- ``unique``: what a designer makes of a ``paths`` board (seeds 9401..,
-  9501..): while the check finds a second solution, cut the board's own path
-  in two where it leaves the other solution's way (up to three paths at a
-  time), and check again, until the check says WELL-DESIGNED (the proofs
-  these need are the hard part).
+- ``unique``: the well-designed generator's boards (seeds 9401..,
+  9501..), which the check must prove (the proofs these need are the hard
+  part).
 
 For each board: ``search.pipelines.numberlink_check.check`` (the pipeline, as ``gridcp
 check``) in this process, its verdict, the step that proved it, its
@@ -32,7 +30,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import random
 import statistics
 import subprocess
 import sys
@@ -42,18 +39,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from search.numberlink.generate import board_of_paths  # noqa: E402
 from search.numberlink.io import parse  # noqa: E402
 from search.numberlink.paths_gen import large_board  # noqa: E402
 from search.numberlink.verify import verify  # noqa: E402
 from search.pipelines.numberlink_check import check  # noqa: E402
-from search.pipelines.numberlink_generate import _cuttable  # noqa: E402
+from search.pipelines.numberlink_generate import well_designed  # noqa: E402
 
 GEN_PY = Path("/work/peers/thomasahle-numberlink/gen/gen.py")
 FIRST_SEED = {("paths", 20): 9001, ("paths", 30): 9101, ("gen.py", 20): 9201,
               ("gen.py", 30): 9301, ("unique", 20): 9401, ("unique", 30): 9501}
-MAX_CUTS = 30  # a designer's patience: rounds of cuts per board before giving up on it
-CUTS_PER_ROUND = 3  # paths cut after each check (one at a time takes 3x the checks)
 
 
 def gen_py_board(gen_py: Path, size: int, seed: int):
@@ -68,31 +62,10 @@ def gen_py_board(gen_py: Path, size: int, seed: int):
 
 
 def unique_board(size: int, seed: int):
-    """A ``paths`` board cut until the check calls it well-designed (or None
-    after MAX_CUTS rounds or an undecided check), and the rounds of cuts made."""
-    rng = random.Random(seed)
-    puzzle, solution = large_board(size, size, seed)
-    for cuts in range(MAX_CUTS):
-        report = check(puzzle)
-        if report.ok:
-            return puzzle, cuts
-        others = [s for s in report.solutions if s.edges != solution.edges]
-        if report.ok is None or not others:
-            return None, cuts
-        where = _cuttable(solution, others[0])
-        if not where:
-            return None, cuts
-        rng.shuffle(where)
-        chosen = {}
-        for p, i in where:  # up to CUTS_PER_ROUND paths, one cut each
-            if len(chosen) < CUTS_PER_ROUND:
-                chosen.setdefault(p, i)
-        paths = []
-        for p, path in enumerate(solution.paths):
-            i = chosen.get(p)
-            paths += [list(path)] if i is None else [list(path[: i + 1]), list(path[i + 1:])]
-        puzzle, solution = board_of_paths(size, size, paths, puzzle.blocked)
-    return None, MAX_CUTS
+    """A well-designed board from the generator (``gridcp generate numberlink
+    --size N --seed S``), and the cuts its repairs made."""
+    made = well_designed(size, size, seed)
+    return made.puzzle, made.cuts
 
 
 def boards(args) -> list[tuple[str, int, int, object, str]]:
@@ -110,7 +83,7 @@ def boards(args) -> list[tuple[str, int, int, object, str]]:
         while made < unique and seed < FIRST_SEED[("unique", size)] + 4 * unique:
             puzzle, cuts = unique_board(size, seed)
             if puzzle is not None:
-                out.append(("unique", size, seed, puzzle, f"{cuts} rounds of cuts"))
+                out.append(("unique", size, seed, puzzle, f"{cuts} cuts"))
                 made += 1
             seed += 1
         print(f"boards {size}x{size}: {sum(b[1] == size for b in out)}", file=sys.stderr,

@@ -689,7 +689,8 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     sub.set_defaults(run=run_convert)
     text = "draw each puzzle, its solution or its verdict (SVG, PNG or HTML)"
     sub = commands.add_parser("draw", help=text, description=text, epilog=(
-        "-o FILE.svg|.png|.html for one puzzle, -o DIR for several (default: here), "
+        "-o FILE.svg|.png|.html for one puzzle, -o DIR for several (default: here) "
+        "or -o PAGE.html for all on one page, "
         "-o - for standard output.  Exit codes: as solve / check with --solve / --check, "
         "else 0 once drawn; 2 bad usage or input."))
     sub.add_argument("files", nargs="+", metavar="FILE|DIR")
@@ -699,6 +700,8 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     shown.add_argument("--check", action="store_true", help="draw the verdict; an ambiguous "
                        "puzzle's two solutions side by side, the cells where they differ marked")
     shown.add_argument("--solution", metavar="FILE", help="draw this solution file")
+    sub.add_argument("--bad", action="store_true", help="with --check or --solve: draw only "
+                     "the puzzles answered no (with -o PAGE.html: all on one page)")
     sub.add_argument("--backend", help="backend for --solve / --check (default: the fastest)")
     sub.add_argument("-o", "--out", metavar="OUT",
                      help="the picture file, or a folder (default: here)")

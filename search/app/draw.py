@@ -1,9 +1,11 @@
 """``gridcp draw FILE... [-o OUT]``: a picture of each puzzle, of its solution
 (``--solve``, ``--solution FILE``) or of its verdict (``--check``: for an
 ambiguous puzzle, two solutions side by side, the cells where they differ
-marked).  The format follows the suffix of ``-o`` or ``--format``: SVG (the
-default), PNG (matplotlib) or HTML (one page, nothing from the network; a
-Lianliankan clearing steps move by move).
+marked).  ``-o PAGE.html`` over several puzzles puts them all on one page;
+``--bad`` keeps only the puzzles answered no (a batch's rejects).  The
+format follows the suffix of ``-o`` or ``--format``: SVG (the default), PNG
+(matplotlib) or HTML (one page, nothing from the network; a Lianliankan
+clearing steps move by move).
 
 Exit codes as ``solve`` and ``check``: with ``--solve`` or ``--check`` the
 answer's (0 yes, 1 no, 3 a limit), otherwise 0 once drawn; 2 bad usage or input.
@@ -21,10 +23,11 @@ from typing import Any
 from search.app.arguments import NO, UNDECIDED, USAGE, YES, rule_variants, worst
 from search.core.contract import GridcpError, InputError, Status
 from search.core.limits import Overtime, watchdog
+from search.core.outputs import write_file
 from search.core.puzzlekind import PuzzleKind
 from search.core.registry import instance_files, load_puzzle, read_text
 from search.draw import FORMATS, figure, write
-from search.draw.page import page
+from search.draw.page import book, page
 from search.draw.svg import to_string
 from search.futoshiki.model import Solution as FutoshikiSolution
 from search.lianliankan.io import parse_solution as lianliankan_solution
@@ -51,12 +54,16 @@ def run(args: Any) -> int:
         raise GridcpError("no puzzle files found in " + ", ".join(args.files))
     if args.solution and len(files) != 1:
         raise GridcpError(f"--solution goes with one puzzle file, not {len(files)}")
-    targets = _targets(files, args.out, args.format)
-    codes = []
+    bad = getattr(args, "bad", False)
+    if bad and not (args.solve or args.check):
+        raise GridcpError("--bad goes with --check or --solve (it keeps the answers no)")
+    book = _book(files, args.out, bad)
+    targets = [book] * len(files) if book else _targets(files, args.out, args.format)
+    codes, pictures = [], []
     for path, target in zip(map(str, files), targets):
         try:
             with watchdog(args.time_limit):  # reading, solving and drawing a file
-                codes += _draw_file(path, target, args)
+                codes += _draw_file(path, target, args, book, bad, pictures)
         except InputError as error:
             print(f"gridcp: {error}", file=sys.stderr)
             codes.append(USAGE)
@@ -64,20 +71,47 @@ def run(args: Any) -> int:
             print(f"gridcp: {path}: LIMIT: stopped at the time limit ({args.time_limit:g} s)",
                   file=sys.stderr)
             codes.append(UNDECIDED)
+    if book:
+        _write_book(book, pictures, len(codes), bad, getattr(args, "force", False))
     return worst(codes)
 
 
-def _draw_file(path: str, target: Path, args: Any) -> list[int]:
+def _draw_file(path: str, target: Path, args: Any, book: Path | None, bad: bool,
+               pictures: list[Any]) -> list[int]:
+    """Draw one file's puzzle under each rule set asked (onto the batch's page
+    when there is one); the exit codes of its answers."""
     kind_, parsed = load_puzzle(path, args.puzzle)
     variants = rule_variants(kind_, parsed, path, args)
     codes = []
     for variant in variants:
         drawing = _drawing(kind_, variant.puzzle, variant.name, args)
+        codes.append(drawing.code)
+        if bad and drawing.code != NO:
+            continue
+        if book:
+            pictures.append(_picture(variant.puzzle, drawing, steps=False))
+            _tell(args, variant.name, book, drawing)
+            continue
         out = target if len(variants) == 1 else _labelled(target, variant.rules)
         _write(variant.puzzle, drawing, out, args.format, getattr(args, "force", False))
         _tell(args, variant.name, out, drawing)
-        codes.append(drawing.code)
     return codes
+
+
+def _book(files: list[Path], out: str | None, bad: bool) -> Path | None:
+    """The one HTML page every picture goes on: ``-o PAGE.html`` with several
+    puzzles, or with ``--bad`` (a batch's rejects, however many)."""
+    if not out or Path(out).suffix.lower() != ".html" or Path(out).is_dir():
+        return None
+    return Path(out) if len(files) > 1 or bad else None
+
+
+def _write_book(out: Path, pictures: list[Any], answers: int, bad: bool,
+                force: bool = False) -> None:
+    what = "answered no" if bad else "drawn"
+    title = f"{len(pictures)} of {answers} puzzles {what}"
+    note = "" if pictures or not bad else "Every puzzle answered yes: nothing to draw."
+    write_file(out, book(pictures, title, note), force=force)
 
 
 # ---------------------------------------------------------------- what to draw
@@ -187,9 +221,7 @@ def _labelled(target: Path, rules: dict[str, Any]) -> Path:
 def _write(puzzle: Any, drawing: Drawing, out: Path, fmt: str | None,
            force: bool = False) -> None:
     html = out.suffix == ".html" or str(out) == "-" and fmt == "html"
-    captions = ("solution A", "solution B") if len(drawing.solutions) == 2 else ()
-    picture = figure(puzzle, drawing.solutions, title=drawing.title, captions=captions,
-                     marked=drawing.marked, steps=html)
+    picture = _picture(puzzle, drawing, steps=html)
     if str(out) == "-":
         sys.stdout.write(page(picture, drawing.title) if html else to_string(picture) + "\n")
         return
@@ -198,6 +230,12 @@ def _write(puzzle: Any, drawing: Drawing, out: Path, fmt: str | None,
         write(picture, out, drawing.title, force)
     except OSError as error:
         raise GridcpError(f"cannot write {out}: {error.strerror}") from None
+
+
+def _picture(puzzle: Any, drawing: Drawing, steps: bool) -> Any:
+    captions = ("solution A", "solution B") if len(drawing.solutions) == 2 else ()
+    return figure(puzzle, drawing.solutions, title=drawing.title, captions=captions,
+                  marked=drawing.marked, steps=steps)
 
 
 def _tell(args: Any, label: str, out: Path, drawing: Drawing) -> None:

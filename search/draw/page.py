@@ -79,16 +79,32 @@ NAV = """<nav>
 </nav>"""
 
 
+def _head(title: str) -> list[str]:
+    return ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
+            f"<title>{html.escape(': '.join(title.splitlines()) or 'gridcp')}</title>",
+            f"<style>{STYLE}</style>", "</head>", "<body>"]
+
+
 def page(picture: Picture, title: str = "") -> str:
     """The HTML text of a page showing ``picture`` (with step controls if it has steps)."""
     stepped = any("data-steps" in node.attrib for node in picture.body.iter())
-    parts = ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
-             f"<title>{html.escape(': '.join(title.splitlines()) or 'gridcp')}</title>",
-             f"<style>{STYLE}</style>", "</head>", "<body>"]
+    parts = _head(title)
     if stepped:
         parts.append(NAV)
     parts.append(to_string(picture, inline=True))
     if stepped:
         parts.append(f"<script>{SCRIPT}</script>")
+    parts += ["</body>", "</html>"]
+    return "\n".join(parts) + "\n"
+
+
+def book(pictures: list[Picture], title: str, note: str = "") -> str:
+    """One HTML page showing several pictures one below the other (a batch of
+    puzzles: each picture carries its own title), with ``note`` under the
+    page's heading.  Pictures drawn with steps step nowhere here."""
+    parts = _head(title) + [f"<h1>{html.escape(title)}</h1>"]
+    if note:
+        parts.append(f"<p>{html.escape(note)}</p>")
+    parts += [f"<section>{to_string(picture, inline=True)}</section>" for picture in pictures]
     parts += ["</body>", "</html>"]
     return "\n".join(parts) + "\n"

@@ -105,6 +105,14 @@ class Budget:
     proof_time: float = 4.0
     large_states: int = 4_000_000  # step 7
     large_cells: int = 196  # boards with this many open cells (14 x 14) skip step 1
+    # steps 5 and 6: states in a level of one window's frontier (detour.WINDOW_STATES;
+    # 0: the step does not run)
+    full_window_states: int = 600_000
+    lenient_window_states: int = 150_000
+    # False: after the second cover, stop (UNDECIDED) instead of running the
+    # far and lenient detours and the longer proofs (the generator's budget:
+    # there an undecided board costs one more pair, not a long proof)
+    thorough: bool = True
 
 
 @dataclass(frozen=True)
@@ -230,7 +238,7 @@ def _another(puzzle: Numberlink, cover: Solution, budget: Budget, deadline: Dead
     in the large windows and under the lenient rule, the whole proof."""
     found = (_proof(puzzle, cover, None, budget.glance_proof_time, "proof (glance)",
                     deadline, log)
-             or _detour(puzzle.covering(), cover, NEAR, "near", deadline, log))
+             or _detour(puzzle.covering(), cover, NEAR, "near", budget, deadline, log))
     if found is not None:
         return found
     other = _cpsat_solve(puzzle.covering(), "second-cover", budget.second_cover_time,
@@ -238,12 +246,14 @@ def _another(puzzle: Numberlink, cover: Solution, budget: Budget, deadline: Dead
     if other:  # two full covers are two lenient solutions
         return Finding(CAP, CAP, (cover, other), "full cover", "second-cover", "cpsat")
     full = 1 if other is False else None
+    if not budget.thorough:
+        return None
     # a short proof, the other detours (a second solution near S: Janko #168's
     # in 0.4 s where the proof spends 4 deterministic s), the whole proof
     return (_proof(puzzle, cover, full, budget.quick_proof_time, "proof (quick)",
                    deadline, log)
-            or _detour(puzzle.covering(), cover, FAR, "far", deadline, log)
-            or _detour(puzzle.lenient(), cover, WINDOWS, "", deadline, log)
+            or _detour(puzzle.covering(), cover, FAR, "far", budget, deadline, log)
+            or _detour(puzzle.lenient(), cover, WINDOWS, "", budget, deadline, log)
             or _proof(puzzle, cover, full, budget.proof_time, "proof", deadline, log))
 
 
@@ -317,10 +327,13 @@ def _without_cover(puzzle: Numberlink, budget: Budget, deadline: Deadline,
 
 
 def _detour(rules: Numberlink, cover: Solution, shapes: tuple[Shape, ...], which: str,
-            deadline: Deadline, log: _Log) -> Finding | None:
+            budget: Budget, deadline: Deadline, log: _Log) -> Finding | None:
     """Another solution under ``rules`` that re-routes S in a window of ``shapes``."""
     spent: dict[str, float] = {}
-    other = detour(rules, cover, deadline, shapes=shapes, effort=spent)
+    states = budget.full_window_states if rules.full_cover else budget.lenient_window_states
+    if states <= 0:  # a budget of nothing: the step does not run
+        return None
+    other = detour(rules, cover, deadline, shapes=shapes, window_states=states, effort=spent)
     rule = "full cover" if rules.full_cover else "lenient"
     step = f"detour ({rule}, {which})" if which else f"detour ({rule})"
     log.add(step, "frontier", "found" if other else "none", spent)

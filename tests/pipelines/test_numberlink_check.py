@@ -16,7 +16,7 @@ from search.numberlink.io import format_puzzle, format_solution, parse, parse_ma
 from search.numberlink.verify import touches_itself, verify
 from search.pipelines import numberlink_check as check_module
 from search.pipelines.numberlink_check import Budget, check
-from search.pipelines.numberlink_generate import parse_size, well_designed
+from search.pipelines.numberlink_generate import parse_size, seed_well_designed
 from tests.conftest import INSTANCES, shared
 
 BACKENDS = ["search", "cpsat"]
@@ -233,8 +233,8 @@ def test_seed_generator_share_of_well_designed(capsys):
 
 @pytest.mark.parametrize("size, seed", [((6, 6), 1), ((6, 6), 2), ((7, 7), 3), ((5, 8), 4),
                                         ((10, 10), 5)])
-def test_guaranteed_generator_is_well_designed(size, seed):
-    puzzle, solution, _ = well_designed(*size, seed)
+def test_seed_guaranteed_generator_is_well_designed(size, seed):
+    puzzle, solution, _ = seed_well_designed(*size, seed)
     assert (puzzle.height, puzzle.width) == size
     assert verify(puzzle, solution) == []
     report = check(puzzle, backend="cpsat", time_limit=60)  # the other backend confirms
