@@ -8,7 +8,7 @@ The kernel (``probe_kernel.py``: singleton consistency by forward checking,
 inequality bounds and hidden singles, ``Engine.probe`` at Tatham's level 1) is
 one source run six ways:
 
-* ``engine``: today's ``Engine(puzzle, level=1).probe`` (the reference);
+* ``engine``: today's ``Engine(puzzle, up_to("easy")).probe`` (the reference);
 * ``pure``: the kernel interpreted over lists (the fallback of mypyc and Cython);
 * ``mypyc``: the kernel compiled by mypyc from its annotations;
 * ``cython``: compiled by Cython in pure-Python mode, no declarations;
@@ -55,6 +55,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(ROOT))
 
 from search.core.contract import InputError  # noqa: E402
+from search.futoshiki.grade import up_to  # noqa: E402
 from search.futoshiki.io import parse  # noqa: E402
 from search.futoshiki.model import Futoshiki  # noqa: E402
 from search.futoshiki.propagate import PROBE_VALUES, Engine, PropagateBackend  # noqa: E402
@@ -97,7 +98,7 @@ class Case:
 
     def __init__(self, label: str, puzzle: Futoshiki):
         self.label, self.puzzle = label, puzzle
-        self.engine = Engine(puzzle, level=1)
+        self.engine = Engine(puzzle, up_to("easy"))
         self.mark = len(self.engine.trail)  # the root fixpoint's own changes stay
         n = self.n = puzzle.n
         self.ok = self.engine.ok

@@ -10,6 +10,7 @@ import random
 from pathlib import Path
 
 from search.core.contract import InputError
+from search.futoshiki.grade import up_to
 from search.futoshiki.io import parse
 from search.futoshiki.model import Futoshiki
 from search.futoshiki.propagate import PROBE_VALUES, Engine, PropagateBackend
@@ -63,7 +64,7 @@ def engine_probe(engine: Engine) -> tuple[bool, list[int] | None]:
 def test_the_kernel_answers_as_the_engine_at_the_root_and_below():
     narrowed = failed = 0
     for puzzle in puzzles():
-        engine = Engine(puzzle, level=1)
+        engine = Engine(puzzle, up_to("easy"))
         if not engine.ok:
             continue
         nodes = [list(engine.dom)]
