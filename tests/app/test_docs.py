@@ -55,7 +55,7 @@ class Example:
     page: str  # relative to the checkout
     line: int  # 1-based line of the command
     command: str  # as shown, after "$ "
-    setup: tuple[str, ...]  # non-gridcp "$" lines before it in its block
+    setup: tuple[str, ...]  # the "$" lines before it in its block (a block is one session)
     shown: tuple[str, ...]  # the lines under it
     code: int  # expected exit code
 
@@ -121,6 +121,8 @@ def examples(page: Path) -> list[Example]:
             if line.startswith("$ "):
                 if current is not None:
                     found.append(example(name, *current, setup, shown))
+                    if re.search(r"(^| )(-o|--out) ", current[1]):
+                        setup.append(current[1])  # the files it writes, the next may read
                 current, shown = None, []
                 if line[2:].startswith("gridcp "):
                     current = (number, line[2:].strip())
@@ -166,6 +168,8 @@ def unmatched(shown: tuple[str, ...], output: str) -> str | None:
 
 def as_shell(command: str) -> str:
     """The command with `gridcp` run as this interpreter's `-m search`."""
+    if not command.startswith("gridcp "):
+        return command
     return f"{shlex.quote(sys.executable)} -m search{command[len('gridcp'):]}"
 
 
@@ -187,8 +191,9 @@ def test_example(example: Example, tmp_path: Path) -> None:
         (tmp_path / name).symlink_to(ROOT / name, target_is_directory=True)
     env = {"PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1", "COLUMNS": "100",
            "PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8", "HOME": str(tmp_path)}
-    for step in example.setup:
-        subprocess.run(["bash", "-c", step], cwd=tmp_path, env=env, check=True)
+    for step in example.setup:  # exit codes aside: an earlier example asserts its own
+        subprocess.run(["bash", "-c", as_shell(step)], cwd=tmp_path, env=env,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     done = subprocess.run(["bash", "-c", as_shell(example.command)], cwd=tmp_path, env=env,
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                           timeout=HANG_SECONDS)
