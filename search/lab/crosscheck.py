@@ -22,6 +22,7 @@ import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
+from importlib.util import find_spec
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -147,8 +148,10 @@ class Outcome:
 
 
 def run_task(kind_: PuzzleKind, puzzle: Any, backend: str, task: str,
-             time_limit: float | None, options: dict[str, Any] | None = None) -> Outcome:
-    """Run one task; verify every solution; a backend's exception becomes ERROR."""
+             time_limit: float | None, options: dict[str, Any] | None = None,
+             graph_check: bool = False) -> Outcome:
+    """Run one task; verify every solution (with ``graph_check`` also by the
+    oracle's networkx verifier); a backend's exception becomes ERROR."""
     if task not in TASKS:
         raise GridcpError(f"unknown task {task!r} (known: {', '.join(TASKS)})")
     start = time.perf_counter()
@@ -176,13 +179,23 @@ def run_task(kind_: PuzzleKind, puzzle: Any, backend: str, task: str,
                        message=f"raised {type(error).__name__}: {error}")
     violations: list[str] = []
     for solution in solutions:
-        violations = kind_.call("verify", rules, solution)
+        violations = kind_.call("verify", rules, solution) or (
+            graph_problems(kind_.name, rules, solution) if graph_check else [])
         if violations:
             break
     keys = () if violations else tuple(kind_.call("key", rules, s) for s in solutions)
     return Outcome(backend, task, result.status, count, keys, tuple(violations), result.wall,
                    dict(result.effort), "" if task == "check" else result.message, verdict, ok,
                    None if rules == puzzle else rules)
+
+
+def graph_problems(puzzle_name: str, rules: Any, solution: Any) -> list[str]:
+    """The oracle's second verifier, sharing no code with ``verify``, where it has
+    one and networkx is installed (else nothing to say)."""
+    oracle = ORACLES.get(puzzle_name)
+    if oracle is None or oracle.graph_problems is None or find_spec("networkx") is None:
+        return []
+    return [f"graph check: {p}" for p in oracle.graph_problems(rules, solution)]
 
 
 def watched_task(kind_: PuzzleKind, puzzle: Any, backend: str, task: str,
@@ -192,7 +205,7 @@ def watched_task(kind_: PuzzleKind, puzzle: Any, backend: str, task: str,
     start = time.perf_counter()
     try:
         with watchdog(time_limit):
-            return run_task(kind_, puzzle, backend, task, time_limit)
+            return run_task(kind_, puzzle, backend, task, time_limit, graph_check=True)
     except Overtime:
         return Outcome(backend, task, Status.LIMIT, wall=time.perf_counter() - start,
                        message=f"stopped at the time limit ({time_limit:g} s)")

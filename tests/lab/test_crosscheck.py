@@ -5,6 +5,7 @@ instances against the brute-force oracles."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -66,6 +67,21 @@ def test_an_invalid_solution_is_caught() -> None:
     assert verdict.word == "disagree"
     assert verdict.problems == [
         "bad solve returns an invalid solution (cell (1,1) holds 2 but the given is 1)"]
+
+
+def test_the_graph_check_fails_a_numberlink_backend(monkeypatch) -> None:
+    """A problem the networkx verifier finds fails the backend as ``verify``
+    would (a planted one: on a real answer both verifiers agree)."""
+    pytest.importorskip("networkx")
+    numberlink = kind("numberlink")
+    puzzle = numberlink.call("parse", "3 3\n1 - 2\n- - -\n1 - 2\n", "<test>")
+    verdict = crosscheck(numberlink, puzzle, "<test>", time_limit=5, backends=["search"])
+    assert verdict.word == "agree"
+    planted = replace(ORACLES["numberlink"], graph_problems=lambda rules, s: ["planted"])
+    monkeypatch.setitem(ORACLES, "numberlink", planted)
+    verdict = crosscheck(numberlink, puzzle, "<test>", time_limit=5, backends=["search"])
+    assert verdict.word == "disagree"
+    assert verdict.problems == ["search check returns an invalid solution (graph check: planted)"]
 
 
 def test_an_exception_is_reported_not_raised() -> None:

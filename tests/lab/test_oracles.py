@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import itertools
 import random
 from dataclasses import replace
 from pathlib import Path
@@ -12,7 +13,8 @@ import pytest
 from search.lab.oracles import lianliankan, numberlink
 from search.lianliankan.model import Board
 from search.lianliankan.verify import fewest_turns
-from search.numberlink.model import Numberlink, Pair
+from search.numberlink.model import Numberlink, Pair, Solution
+from search.numberlink.verify import verify
 
 ORACLES = Path(__file__).resolve().parents[2] / "search" / "lab" / "oracles"
 
@@ -36,6 +38,59 @@ def test_numberlink_counts_by_hand() -> None:
     assert numberlink.count(puzzle.lenient(), self_avoiding=True) == 1
     assert [s.paths for s in numberlink.solutions(puzzle)] == [
         (((0, 0), (1, 0), (1, 1), (0, 1)),)]
+
+
+def _agree(puzzle: Numberlink, solution: Solution) -> bool:
+    """Both verifiers' answers, checked to agree; True when the solution is valid."""
+    graph, rules = numberlink.graph_problems(puzzle, solution), verify(puzzle, solution)
+    assert (not graph) == (not rules), (puzzle, solution, graph, rules)
+    return not rules
+
+
+def _broken(puzzle: Numberlink, solution: Solution) -> list[Solution]:
+    """Solutions with one path cut: a middle cell dropped (its neighbours on
+    the path are two steps apart on the grid) or the last cell dropped."""
+    out = []
+    for i, path in enumerate(solution.paths):
+        cuts = [path[:-1]] + ([path[:1] + path[2:]] if len(path) > 2 else [])
+        out += [Solution(solution.paths[:i] + (cut,) + solution.paths[i + 1:]) for cut in cuts]
+    return out
+
+
+def _alone(puzzle: Numberlink, pair: Pair) -> list[tuple]:
+    """Up to 6 paths of the pair on the board with no other pair: they may share
+    cells with other pairs' paths or run through their ends."""
+    board = Numberlink(puzzle.height, puzzle.width, (pair,), puzzle.blocked, full_cover=False)
+    return [s.paths[0] for s in itertools.islice(numberlink.solutions(board), 6)]
+
+
+def test_numberlink_graph_check_agrees_with_verify() -> None:
+    """On random small boards, networkx's check and ``verify`` agree on every
+    brute-force solution (all valid), on cut paths (all invalid), on each pair's
+    own paths drawn regardless of the others (sharing cells, crossing ends, not
+    covering) and on solutions of the board with its walls taken down."""
+    rng = random.Random(28)
+    seen = {"valid": 0, "cut": 0, "shared": 0, "wall": 0}
+    for _ in range(300):
+        puzzle = numberlink.random_puzzle(rng.randint(2, 4), rng.randint(2, 4), rng)
+        for solution in itertools.islice(numberlink.solutions(puzzle), 20):
+            assert _agree(puzzle, solution)
+            seen["valid"] += 1
+            for cut in _broken(puzzle, solution):
+                assert not _agree(puzzle, cut)
+                seen["cut"] += 1
+        drawn = [_alone(puzzle, pair) for pair in puzzle.pairs]
+        for paths in itertools.islice(itertools.product(*drawn), 30):
+            solution = Solution(tuple(paths))
+            cells = [cell for path in paths for cell in path]
+            if not _agree(puzzle, solution) and len(set(cells)) < len(cells):
+                seen["shared"] += 1
+        open_board = replace(puzzle, blocked=frozenset())
+        for solution in itertools.islice(numberlink.solutions(open_board), 20):
+            through = any(cell in puzzle.blocked for path in solution.paths for cell in path)
+            assert _agree(puzzle, solution) != through
+            seen["wall"] += through
+    assert min(seen.values()) >= 50, seen  # every kind of answer was met often
 
 
 def test_lianliankan_joins_as_the_verifier_does() -> None:

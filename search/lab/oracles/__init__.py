@@ -24,19 +24,21 @@ from search.lab.oracles import futoshiki, lianliankan, numberlink
 class Oracle:
     """What ``crosscheck --random`` needs of a puzzle: a random instance of a
     size (width, height), whether it is tiny enough for brute force, and the
-    brute-force enumeration (None: the backends are compared with each other)."""
+    brute-force enumeration (None: the backends are compared with each other),
+    and a second verifier of a solution on networkx, if the oracle has one."""
 
     random_instance: Callable[[tuple[int, int], random.Random], Any]
     tiny: Callable[[Any], bool]
     solutions: Callable[[Any], Iterator[Any]] | None
     default_size: tuple[int, int]
+    graph_problems: Callable[[Any, Any], list[str]] | None = None
 
 
 ORACLES: dict[str, Oracle] = {
     "futoshiki": Oracle(futoshiki.random_instance, futoshiki.tiny, futoshiki.solutions,
                         futoshiki.DEFAULT_SIZE),
     "numberlink": Oracle(numberlink.random_instance, numberlink.tiny, numberlink.solutions,
-                         numberlink.DEFAULT_SIZE),
+                         numberlink.DEFAULT_SIZE, numberlink.graph_problems),
     "lianliankan": Oracle(lianliankan.random_instance, lambda board: False, None,
                           lianliankan.DEFAULT_SIZE),
 }

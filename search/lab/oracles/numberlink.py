@@ -3,6 +3,8 @@
 Every choice of one simple path per pair, pair after pair, on the free cells,
 then the full-cover rule: the plainest reading of the rules, sharing no code
 with any backend (tiny means at most 16 open cells).  It reads only the model.
+``graph_problems`` is a second verifier on networkx's graphs, for the crosscheck
+and the tests (networkx loads inside it: no command's start-up pays for it).
 """
 
 from __future__ import annotations
@@ -69,6 +71,35 @@ def _simple_paths(puzzle: Numberlink, a: Cell, b: Cell, ends: set[Cell], used: s
             on.discard(nb)
 
     return extend(a)
+
+
+def graph_problems(puzzle: Numberlink, solution: Solution) -> list[str]:
+    """Violations of the rules, found on networkx's grid graph of the open cells
+    (empty list = valid solution): each pair's path is a simple path of that
+    graph from one end to the other, the paths share no cell and cross no other
+    pair's end, and under the full cover every open cell is on a path."""
+    import networkx as nx  # optional (the test extra) and slow to import: only here
+
+    grid = nx.grid_2d_graph(puzzle.height, puzzle.width)
+    grid.remove_nodes_from(puzzle.blocked)
+    if len(solution.paths) != len(puzzle.pairs):
+        return [f"{len(solution.paths)} paths for {len(puzzle.pairs)} pairs"]
+    problems: list[str] = []
+    owner: dict[Cell, int] = {}
+    for i, (pair, path) in enumerate(zip(puzzle.pairs, solution.paths)):
+        if len(path) < 2 or (path[0], path[-1]) != (pair.a, pair.b):
+            problems.append(f"path {pair.label} does not run from {pair.a} to {pair.b}")
+        if not nx.is_simple_path(grid, list(path)):
+            problems.append(f"path {pair.label} is no simple path of the open cells")
+        for cell in path:
+            if puzzle.endpoint.get(cell, i) != i:
+                problems.append(f"path {pair.label} runs through another pair's end {cell}")
+            if owner.setdefault(cell, i) != i:
+                problems.append(f"paths {puzzle.pairs[owner[cell]].label} and {pair.label} "
+                                f"share {cell}")
+    if puzzle.full_cover and not problems and len(owner) != grid.number_of_nodes():
+        problems.append(f"{grid.number_of_nodes() - len(owner)} open cells on no path")
+    return problems
 
 
 def random_puzzle(height: int, width: int, rng: random.Random) -> Numberlink:
