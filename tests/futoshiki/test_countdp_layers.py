@@ -3,7 +3,9 @@ force, identities, agreement with the row plan, and the plan choice."""
 
 from __future__ import annotations
 
+import importlib.util
 import random
+from typing import Any
 
 import numpy as np
 import pytest
@@ -17,6 +19,7 @@ from search.futoshiki.model import Futoshiki
 from search.futoshiki.propagate import Engine
 from search.lab.oracles.futoshiki import count as brute_force_count
 from search.lab.oracles.futoshiki import random_puzzle
+from tests.conftest import ROOT
 from tests.futoshiki.test_countdp_rows import LATIN, clues, reversed_values
 
 
@@ -79,11 +82,19 @@ def test_agrees_with_the_row_plan() -> None:
         assert layerdp.count(puzzle) == rowdp.count(puzzle)
 
 
+def _benchmark(name: str) -> Any:
+    """A script of benchmarks/ as a module (that folder is no package)."""
+    spec = importlib.util.spec_from_file_location(name, ROOT / "benchmarks" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 @pytest.mark.slow
 def test_agrees_with_the_row_plan_on_7x7() -> None:
     # The benchmark's seed-1 puzzles #0, #9 and #11, counted by the row plan
     # (docs/futoshiki-counting.md; #0 at its default budget, 21 s).
-    from bench_futoshiki_count import clue_set
+    clue_set = _benchmark("futoshiki_count").clue_set
 
     rng = random.Random(1)
     known = {0: 4_661_213_184, 9: 323_769_139_200, 11: 5_082_365}
