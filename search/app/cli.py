@@ -395,7 +395,13 @@ def _answers(path: str, args: Any) -> list[Answer]:
             found = [_invalid(kind_, variant.puzzle, variant.name, reasons, args)]
         else:
             found = []
-            for backend in _backends_for(kind_, args, variant.puzzle):
+            try:
+                backends = _backends_for(kind_, args, variant.puzzle)
+            except InputError:
+                raise
+            except GridcpError as error:  # this file's puzzle has no backend for the task:
+                raise InputError(str(error), path) from None  # the next files go on
+            for backend in backends:
                 found.append(bounded(TASKS[args.command], kind_, variant.puzzle, variant.name,
                                      backend, args, started))
                 started = None

@@ -269,3 +269,15 @@ def test_no_full_cover_hints_at_lenient(tmp_path: Path, capsys) -> None:
     assert code == 1 and out.startswith(f"{board}: UNSAT (solvable with --lenient)")
     code, out, _ = run(["solve", "--brief", "--lenient", str(board)], capsys)
     assert code == 0 and "solvable with" not in out
+
+
+def test_a_file_no_backend_can_answer_is_its_own_error(tmp_path: Path, capsys) -> None:
+    """Counting a folder that holds a Lianliankan board: that file is exit 2
+    with its name, and the other files are still counted."""
+    for name in ("futoshiki/latin/empty_4.txt", "lianliankan/handmade/ring.llk"):
+        source = ROOT / "instances" / name
+        (tmp_path / source.name).write_text(source.read_text())
+    code, out, err = run(["count", str(tmp_path)], capsys)
+    assert code == 2
+    assert "empty_4.txt: COUNTED 576" in out
+    assert f"{tmp_path / 'ring.llk'}: no lianliankan backend can count" in err
