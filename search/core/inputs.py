@@ -32,13 +32,13 @@ import re
 import stat
 import sys
 import unicodedata
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from pathlib import Path
 
 from search.core.contract import InputError, printable
 from search.core.limits import BYTES_PER_CELL, TooLarge, max_cells
 
-__all__ = ["Cells", "decode", "integer", "is_integer", "json_records", "lines", "numbered",
+__all__ = ["Cells", "decode", "integer", "is_integer", "lines", "numbered",
            "printable", "read_bytes", "read_text", "record_of", "shown"]
 
 STDIN = "-"
@@ -293,9 +293,6 @@ class Cells:
 
 # ---------------------------------------------------------------- JSON lines
 
-Shape = Mapping[str, tuple[type, ...]]  # field -> the types its value may have
-
-
 def _capped_int(word: str) -> int:
     if len(word.lstrip("-").lstrip("0")) > MAX_RECORD_DIGITS:
         raise ValueError(f"a number of {len(word):,} digits")
@@ -316,45 +313,4 @@ def record_of(line: str, source: str, number: int | None = None) -> dict:
         raise InputError(f"not a JSON record: {shown(str(error))}", source, number) from None
     if not isinstance(found, dict):
         raise InputError(f"not a JSON object: {shown(line)}", source, number)
-    return found
-
-
-def json_records(path: str | Path, required: Shape, optional: Shape | None = None,
-                 *, other: Shape | None = None, cut_short_last: bool = True,
-                 limit: int = MAX_RESULTS_BYTES) -> list[dict]:
-    """The records of a JSON-lines file (one object a line, each ending in ``\n``),
-    each holding the ``required`` fields with values of their types and the
-    ``optional`` ones, if present, of theirs; a record that holds one of the
-    ``other`` fields (a header line) is held to those instead.  Blank lines are
-    skipped, and so is (``cut_short_last``) a last line without a line end that
-    does not parse, what a writer killed mid-line leaves; anything else is an
-    InputError with the line: a line that is not a JSON object, a field missing
-    or of the wrong type, a number of more than ``MAX_RECORD_DIGITS`` digits."""
-    source = str(path)
-    text = decode(read_bytes(path, limit, what="a results file"), source, puzzle=False)
-    found = []
-    numbered_lines = list(numbered(text))
-    for number, line in numbered_lines:
-        if not line.strip():
-            continue
-        try:
-            item = record_of(line, source, number)
-        except InputError:
-            if cut_short_last and number == len(numbered_lines) and \
-                    not text.endswith(("\n", "\r")):
-                break  # what a writer killed mid-line leaves: not a record
-            raise
-        header = {k: v for k, v in (other or {}).items() if k in item}
-        shape, extra = (header, {}) if header else (required, optional or {})
-        missing = [field for field in shape if field not in item]
-        if missing:
-            raise InputError(f"a record without the field {missing[0]!r}", source, number)
-        for field, types in {**shape, **extra}.items():
-            value = item.get(field)
-            if field in item and (not isinstance(value, types)
-                                  or isinstance(value, bool) and bool not in types):
-                names = " or ".join("null" if t is type(None) else t.__name__ for t in types)
-                raise InputError(f"the field {field!r} must be {names}, found "
-                                 f"{shown(json.dumps(value))}", source, number)
-        found.append(item)
     return found

@@ -112,12 +112,12 @@ def _lines(path: Path) -> Iterator[tuple[int, Record]]:
         if not line.strip():
             continue
         last = number == len(lines) and not complete
-        try:
-            record = json.loads(line)
-        except (ValueError, RecursionError):  # not JSON, or a number past Python's digit cap
+        try:  # the guarded parse: numbers with a digit cap, no NaN
+            record = inputs.record_of(line, str(path), number)
+        except InputError:
             if last:  # cut short by a kill mid-write: the run is simply not done
                 return
-            raise InputError("not a JSON record", str(path), number) from None
+            raise
         problem = _problem(record)
         if problem:
             if last:
@@ -169,10 +169,7 @@ def appending(path: Path) -> Iterator[Callable[[Record], None]]:
 
 def _whole_record(line: str) -> None:
     """Raise unless ``line`` is a record of a results file."""
-    try:
-        problem = _problem(json.loads(line))
-    except (ValueError, RecursionError):
-        problem = "not a JSON record"
+    problem = _problem(inputs.record_of(line, "the last line"))
     if problem:
         raise GridcpError(problem)
 

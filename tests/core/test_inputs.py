@@ -17,6 +17,7 @@ from search.core import inputs
 from search.core.contract import InputError
 from search.core.limits import TooLarge, max_cells_set
 from search.core.registry import load_puzzle, read_text
+from search.lab.results import read_results
 
 SEED3 = "3\n0 | 0 < 0\n- - ^ - -\n0 > 0 | 0\nv - - - -\n0 | 0 | 2\n"
 
@@ -232,37 +233,29 @@ def test_every_grid_reader_stops_at_the_cell_limit(name: str, text: str) -> None
 
 GOOD = '{"instance": "a", "set": "s", "puzzle": "p", "backend": "b", "task": "solve", ' \
        '"status": "SOLVED", "wall": 0.1, "time_limit": 10}'
-SHAPE = {"instance": (str,), "set": (str,), "puzzle": (str,), "backend": (str,),
-         "task": (str,), "status": (str,), "wall": (int, float), "time_limit": (int, float)}
 
 
 @pytest.mark.parametrize("line, problem", [
-    ('{"instance": "a"}', "without the field 'set'"),
-    (GOOD.replace('"wall": 0.1', '"wall": "fast"'), "'wall' must be int or float"),
-    (GOOD.replace('"wall": 0.1', '"wall": true'), "'wall' must be int or float"),
-    (GOOD.replace('"wall": 0.1', '"wall": ' + "9" * 5000), "not a JSON record"),
-    (GOOD.replace('"wall": 0.1', '"wall": NaN'), "not a JSON record"),
     ("[1, 2]", "not a JSON object"),
     ('{"instance": ', "not a JSON record"),
     ("[" * 100_000, "nested too deeply|not a JSON record"),
+    ('{"count": ' + "9" * 5000 + "}", "not a JSON record"),
 ])
 def test_a_bad_record_is_an_input_error_with_its_line(tmp_path: Path, line: str,
                                                       problem: str) -> None:
     file = tmp_path / "r.jsonl"
     file.write_text(f"{GOOD}\n\n{line}\n{GOOD}\n")
     with pytest.raises(InputError, match=problem) as error:
-        inputs.json_records(file, SHAPE)
+        read_results(file)
     assert error.value.line == 3
 
 
 def test_a_cut_last_line_is_skipped_only_at_the_end(tmp_path: Path) -> None:
     file = tmp_path / "r.jsonl"
     file.write_text(f"{GOOD}\n{GOOD[:30]}")
-    assert len(inputs.json_records(file, SHAPE)) == 1
-    with pytest.raises(InputError):
-        inputs.json_records(file, SHAPE, cut_short_last=False)
+    assert len(read_results(file)) == 1
     file.write_text(f"{GOOD[:30]}\n{GOOD}\n")
     with pytest.raises(InputError):
-        inputs.json_records(file, SHAPE)
+        read_results(file)
     file.write_text(f"{GOOD}\n{GOOD}")  # complete, only the line end missing: a record
-    assert len(inputs.json_records(file, SHAPE)) == 2
+    assert len(read_results(file)) == 2
