@@ -55,7 +55,7 @@ from typing import Any, NoReturn
 from search.app.manifest import labelled
 from search.core import inputs
 from search.core.contract import GridcpError, InputError
-from search.core.registry import detect, kind, load, read_text
+from search.core.registry import detect, kind, kinds, load, read_text
 from search.lab.crosscheck import load_instances, parse_sizes
 from search.lab.oracles import futoshiki, numberlink
 from search.lianliankan.generate import full_fill, seed_fill
@@ -232,6 +232,10 @@ SHAPES: dict[str, tuple[str, Callable[[Any], bool]]] = {
 }
 
 
+# every puzzle's rule options (a suite may mix puzzles: each run takes its own)
+RULE_NAMES = tuple(sorted({o.dest for k in kinds() for o in k.options}))
+
+
 def _line_of(text: str, key: str, entry: int | None) -> int | None:
     """The line of ``key = ...`` (in the ``entry``-th [[instances]], 1-based), if found."""
     seen = 0
@@ -261,6 +265,10 @@ def check_suite(data: dict[str, Any], text: str, source: str) -> None:
             if not test(table[key]):
                 refuse(f"{key} must be {what}, found {inputs.shown(str(table[key]))}", key,
                        entry)
+        for rule in sorted({name for rules in table.get("rules", []) for name in rules}):
+            if rule not in RULE_NAMES:
+                refuse(f"unknown rule {inputs.shown(rule)} (known: {', '.join(RULE_NAMES)})",
+                       "rules", entry)
 
     check(data, TOP_KEYS, None)
     if not data.get("instances"):

@@ -122,6 +122,12 @@ def test_bad_suites_are_refused(tmp_path: Path, capsys) -> None:
         assert "Traceback" not in capsys.readouterr().err
     assert main(["bench", "--suite", "nosuch"]) == 2
     assert "no suite 'nosuch'" in capsys.readouterr().err
+    rule = tmp_path / "rule.toml"
+    rule.write_text('[[instances]]\npaths = ["instances/numberlink"]\n'
+                    'rules = [{}, {lenient = true}, {gravty = true}]\n')
+    assert main(["bench", "--suite", str(rule), "--out", str(tmp_path / "r.jsonl")]) == 2
+    err = capsys.readouterr().err
+    assert f"{rule}:3: [[instances]] #1: unknown rule 'gravty' (known: adjacent," in err
     assert not (tmp_path / "r.jsonl").exists()
 
 
