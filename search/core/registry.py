@@ -40,6 +40,11 @@ def kinds() -> list[PuzzleKind]:
 STDIN = "-"  # the file name that stands for standard input
 
 
+def source_name(path: str | Path) -> str:
+    """How messages name a file: standard input as ``<stdin>``, a file by its path."""
+    return "<stdin>" if str(path) == STDIN else str(path)
+
+
 def read_text(path: str | Path, puzzle_file: bool = True) -> str:
     """A file's text (``-``: standard input's, where the caller allows it), or an
     InputError that says why it cannot be read, through the guarded way in
@@ -50,7 +55,7 @@ def read_text(path: str | Path, puzzle_file: bool = True) -> str:
                             what="a puzzle file" if puzzle_file else "a file",
                             allow_stdin=str(path) == STDIN)
     if not text.strip():
-        raise InputError("empty file", str(path))
+        raise InputError("empty file", source_name(path))
     return harmless(text)
 
 
@@ -110,8 +115,8 @@ def furthest(readers: Mapping[str, Callable[[str, str], Any]], text: str, source
 
 def load_puzzle(path: str | Path, puzzle: str | None = None) -> tuple[PuzzleKind, Any]:
     text = read_text(path)
-    found = detect(text, str(path), puzzle)
-    return found, found.call("parse", text, str(path))
+    found = detect(text, source_name(path), puzzle)
+    return found, found.call("parse", text, source_name(path))
 
 
 # Files below a folder that are never puzzles: documentation, tables, plots,

@@ -233,6 +233,9 @@ def test_dash_reads_standard_input(monkeypatch, capsys) -> None:
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(GOOD.encode())))
     code, out, _ = run(["solve", "--brief", "-"], capsys)
     assert code == 0 and out.startswith("-: SOLVED")
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"1 2 3\n")))
+    code, _, err = run(["solve", "--puzzle", "futoshiki", "-"], capsys)
+    assert code == 2 and err.startswith("gridcp: <stdin>:1: not a Futoshiki file")
 
 
 def test_a_folder_scan_takes_puzzle_files_only(tmp_path: Path, capsys) -> None:
