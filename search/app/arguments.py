@@ -49,9 +49,18 @@ class Interrupted(BaseException):
 
 
 _hold = threading.local()
+_received: list[int] = []  # the signals this process took, in order
+
+
+def received_signal() -> int | None:
+    """The first signal ``interruptible`` took, if any: an error raised after it
+    (code that wraps whatever it catches, an import cut in the middle) is the
+    interrupt's consequence, not a bug."""
+    return _received[0] if _received else None
 
 
 def _interrupt(signum: int, frame: object) -> None:
+    _received.append(signum)
     if getattr(_hold, "depth", 0):  # inside a line of output: raise once it is whole
         _hold.pending = signum
         return
@@ -65,6 +74,7 @@ def interruptible() -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread():
         yield
         return
+    _received.clear()  # a new command: earlier signals were answered
     previous = {signum: signal.signal(signum, _interrupt)
                 for signum in (signal.SIGINT, signal.SIGTERM)}
     try:

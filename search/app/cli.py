@@ -44,6 +44,7 @@ from search.app.arguments import (
     at_least,
     interruptible,
     positive,
+    received_signal,
     rule_variants,
     typed_options,
     version,
@@ -764,6 +765,15 @@ def _leave(code: int) -> NoReturn:
     os._exit(code)
 
 
+def main_interrupted(error: BaseException, argv: list[str] | None) -> int:
+    """Stop on Ctrl-C or SIGTERM: one line, exit 128 + the signal's number."""
+    print("gridcp: interrupted", file=sys.stderr, flush=True)
+    code = error.exit_code if isinstance(error, Interrupted) else INTERRUPTED
+    if argv is None:  # the real command line: leave now, output flushed
+        _leave(code)
+    return code
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run one command.  ``argv`` None is the real command line: only then is the
     process's own address space capped (``--memory-limit``), since a caller in
@@ -786,11 +796,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"gridcp: {error}", file=sys.stderr)
         return USAGE
     except (Interrupted, KeyboardInterrupt) as error:  # Ctrl-C, SIGTERM: stop here
-        print("gridcp: interrupted", file=sys.stderr, flush=True)
-        code = error.exit_code if isinstance(error, Interrupted) else INTERRUPTED
-        if argv is None:  # the real command line: leave now, output flushed
-            _leave(code)
-        return code
+        return main_interrupted(error, argv)
     except BrokenPipeError:
         return YES
     except RecursionError:  # what only a huge input does to a recursive step
@@ -801,6 +807,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"gridcp: LIMIT: {what}", file=sys.stderr)
         return UNDECIDED
     except Exception as error:  # a bug, not bad input: say so without a traceback
+        if (signum := received_signal()) is not None:  # the signal's doing, not a bug
+            return main_interrupted(Interrupted(signum), argv)
         if debug:  # the traceback, and still the exit code of a bug
             traceback.print_exc()
             return BUG

@@ -75,3 +75,23 @@ def test_ctrl_c_stops_the_numberlink_check_inside_its_cpsat_proof() -> None:
     assert err.rstrip().splitlines()[-1] == "gridcp: interrupted", err
     assert len(out.splitlines()) == 1 and json.loads(out)["task"] == "check"
     assert took < EXIT_WITHIN
+
+
+def test_an_error_raised_by_the_interrupt_is_the_interrupt(monkeypatch, capsys) -> None:
+    """Code that wraps what it catches (an import cut by Ctrl-C turned into an
+    ImportError) must not turn an interrupt into an internal error, exit 4."""
+    from search.app import catalogue, cli
+
+    def cut_import(args: object) -> int:
+        try:
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(1)
+        except BaseException as error:
+            raise ImportError("the import was cut") from error
+        return 0
+
+    monkeypatch.setattr(catalogue, "_run", cut_import)
+    assert cli.main(["backends"]) == 130
+    assert capsys.readouterr().err == "gridcp: interrupted\n"
+    monkeypatch.setattr(catalogue, "_run", lambda args: 1 // 0)  # a bug stays a bug
+    assert cli.main(["backends"]) == 4
