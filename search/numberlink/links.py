@@ -381,15 +381,18 @@ class Links:
             want = need[i]
             if want == 2 and not optional[i]:  # degree and corners in one look-up
                 state = m_on << 4 | m_off
+                why = -1  # the cell's decisions, found when needed
                 if spiky:
                     lost = corners[i] & ~FITS[state]
                     if lost:
-                        self.lose_corners(i, lost, self.cell_why(i))
+                        why = self.cell_why(i)
+                        self.lose_corners(i, lost, why)
                 entry = SHAPES[corners[i] << 8 | state]
                 if entry is None:
                     return self.fail(self.cell_why(i))
                 if entry[0] | entry[1]:
-                    why = self.cell_why(i)
+                    if why < 0:
+                        why = self.cell_why(i)
                     for d in BITS[entry[1]]:
                         if not cut(i, d, why):
                             return False
@@ -397,33 +400,41 @@ class Links:
                         if not link(i, d, why):
                             return False
                 continue
-            if spiky and m_on:  # a label's link ends the spikes it would touch
-                lost = ENDS_NOT[m_on]
-                if lost:
-                    self.lose_corners(i, lost, self.cell_why(i))
-            has = POP[m_on]
-            open_links = BITS[15 & ~(m_on | m_off)]
-            free = len(open_links)
-            if has > want:
+            if not self.other_degree(i, m_on, m_off, want):
+                return False
+        return True
+
+    def other_degree(self, i: int, m_on: int, m_off: int, want: int) -> bool:
+        """The degree rule of a label (one link) or a lenient cell (none or
+        two); False on a contradiction."""
+        optional = self.optional
+        if self.spiky and m_on:  # a label's link ends the spikes it would touch
+            lost = ENDS_NOT[m_on]
+            if lost:
+                self.lose_corners(i, lost, self.cell_why(i))
+        has = POP[m_on]
+        open_links = BITS[15 & ~(m_on | m_off)]
+        free = len(open_links)
+        if has > want:
+            return self.fail(self.cell_why(i))
+        if free == 0:
+            if has < want and not (optional[i] and has == 0):
                 return self.fail(self.cell_why(i))
-            if free == 0:
-                if has < want and not (optional[i] and has == 0):
-                    return self.fail(self.cell_why(i))
-                continue
-            if has == want or (optional[i] and has == 0 and free == 1):
-                why = self.cell_why(i)
-                for d in open_links:  # full; or one open link cannot make two
-                    if not cut(i, d, why):
-                        return False
-            elif optional[i] and has == 0:
-                continue
-            elif has + free < want:
-                return self.fail(self.cell_why(i))
-            elif has + free == want:
-                why = self.cell_why(i)
-                for d in open_links:
-                    if not link(i, d, why):
-                        return False
+            return True
+        if has == want or (optional[i] and has == 0 and free == 1):
+            why = self.cell_why(i)
+            for d in open_links:  # full; or one open link cannot make two
+                if not self.cut(i, d, why):
+                    return False
+        elif optional[i] and has == 0:
+            return True
+        elif has + free < want:
+            return self.fail(self.cell_why(i))
+        elif has + free == want:
+            why = self.cell_why(i)
+            for d in open_links:
+                if not self.link(i, d, why):
+                    return False
         return True
 
     # ------------------------------------------------------------ regions
