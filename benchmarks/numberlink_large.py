@@ -3,15 +3,16 @@ gridcp's default ``solve`` against thomasahle's Go solver, in one run.
 
     python benchmarks/numberlink_large.py [--sizes 20 30 40 50] [--seeds 5]
         [--first-seed 0] [--files gen_40.txt ...] [--adc]
-        [--go /work/peers/thomasahle-numberlink/numberlink]
+        [--go PATH (default: $GRIDCP_PEER_THOMASAHLE, else numberlink on PATH)]
         [--time-limit 30] [--out results.jsonl]
 
 Boards: ``large_board(n, n, seed)`` (``gridcp generate numberlink --method
 paths --size N --seed S``) for seeds ``first-seed`` on, full cover; and every
 board of each ``--files`` file (e.g. the output of thomasahle's ``gen.py``,
 several boards a file), full cover.  Each board is solved in a fresh
-process (``python -m search solve --json``: the whole-process wall time,
-start-up included) and by the Go binary on the same board; every answer,
+process (``python -m search solve --json``: the whole process's CPU time,
+from ``getrusage`` of the finished child, and its wall time, start-up
+included) and by the Go binary on the same board, timed alike; every answer,
 gridcp's and Go's, is checked by ``search.numberlink.verify.verify``.
 ``--adc``: the 17 ADC 2015 boards under the lenient rule with a 10 s limit
 (the Go solver only knows full cover without self-touch: it is run for the
@@ -25,6 +26,8 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -48,10 +51,17 @@ from search.numberlink.paths_gen import large_board  # noqa: E402
 from search.numberlink.verify import verify  # noqa: E402
 
 ADC = ROOT / "instances" / "numberlink" / "adc2015"
-GO = Path("/work/peers/thomasahle-numberlink/numberlink")
+GO = Path(os.environ.get("GRIDCP_PEER_THOMASAHLE", "numberlink"))
 # one character per pair for the Go solver's letter format ('.' is empty, '#' a wall)
 SIGMA = [chr(c) for c in range(0x21, 0x7F) if chr(c) not in ".#"] + \
         [chr(c) for c in range(0xC0, 0x2000)]
+
+
+def child_cpu() -> float:
+    """User + system CPU seconds of the finished children so far (a child's
+    own reading of its clock is coarse under a CPU cap: time it from outside)."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
 
 
 def go_text(puzzle: Numberlink) -> str:
@@ -66,14 +76,15 @@ def go_text(puzzle: Numberlink) -> str:
 def run_gridcp(file: Path, puzzle: Numberlink, time_limit: float, lenient: bool) -> dict:
     command = [sys.executable, "-m", "search", "solve", "--json", "--time-limit",
                str(time_limit), str(file)] + (["--lenient"] if lenient else [])
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), child_cpu()
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
-    wall = time.perf_counter() - start
+    wall, cpu = time.perf_counter() - start, child_cpu() - cpu
     try:
         answer = json.loads(done.stdout.splitlines()[0])
     except (IndexError, json.JSONDecodeError):
-        return {"status": "ERROR", "wall": wall, "error": done.stderr[-300:]}
-    row = {"status": answer["status"], "wall": wall, "engine": answer.get("message", ""),
+        return {"status": "ERROR", "wall": wall, "cpu": cpu, "error": done.stderr[-300:]}
+    row = {"status": answer["status"], "wall": wall, "cpu": cpu,
+           "engine": answer.get("message", ""),
            "nodes": answer.get("effort", {}).get("nodes", answer.get("effort", {}).get(
                "links_nodes")), "effort": answer.get("effort", {})}
     if "solution" in answer:
@@ -83,17 +94,18 @@ def run_gridcp(file: Path, puzzle: Numberlink, time_limit: float, lenient: bool)
 
 
 def run_go(binary: Path, puzzle: Numberlink, time_limit: float) -> dict:
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), child_cpu()
     try:
         done = subprocess.run([str(binary), "-calls"], input=go_text(puzzle), capture_output=True,
                               text=True, timeout=time_limit)
     except subprocess.TimeoutExpired:
-        return {"status": "LIMIT", "wall": time.perf_counter() - start}
-    wall = time.perf_counter() - start
+        return {"status": "LIMIT", "wall": time.perf_counter() - start,
+                "cpu": child_cpu() - cpu}
+    wall, cpu = time.perf_counter() - start, child_cpu() - cpu
     lines = done.stdout.splitlines()
     calls = next((int(line.split()[1]) for line in lines if line.startswith("Called")), None)
     if any(line.startswith("IMPOSSIBLE") for line in lines):
-        return {"status": "IMPOSSIBLE", "wall": wall, "calls": calls}
+        return {"status": "IMPOSSIBLE", "wall": wall, "cpu": cpu, "calls": calls}
     back = {SIGMA[k]: pair.label for k, pair in enumerate(puzzle.pairs)}
     body = lines[1:1 + puzzle.height]
     grid = Grid(tuple(tuple(BLOCK if ch == "#" else back.get(ch) for ch in line)
@@ -101,19 +113,21 @@ def run_go(binary: Path, puzzle: Numberlink, time_limit: float) -> dict:
     try:
         solution = solution_of_labels(puzzle, grid, "go")
     except Exception as error:  # noqa: BLE001 (a wrong answer is reported, not raised)
-        return {"status": "ERROR", "wall": wall, "calls": calls, "error": str(error)}
-    return {"status": "SOLVED", "wall": wall, "calls": calls,
+        return {"status": "ERROR", "wall": wall, "cpu": cpu, "calls": calls, "error": str(error)}
+    return {"status": "SOLVED", "wall": wall, "cpu": cpu, "calls": calls,
             "verified": not verify(puzzle, solution)}
 
 
 def summary(name: str, rows: list[dict], key: str) -> str:
     solved = [r for r in rows if r[key]["status"] == "SOLVED" and r[key].get("verified")]
     walls = [r[key]["wall"] for r in rows]
+    cpus = [r[key]["cpu"] for r in rows]
     wrong = sum(1 for r in rows if r[key].get("verified") is False)
     work = [r[key]["nodes"] for r in rows if r[key].get("nodes") is not None]
     work_text = (f"; nodes median {statistics.median(work):.0f}, max {max(work)}"
                  if key == "gridcp" and work else "")
     return (f"{name}: {len(solved)} of {len(rows)} solved and verified, {wrong} wrong; "
+            f"CPU median {statistics.median(cpus):.3f} s, max {max(cpus):.3f} s; "
             f"wall median {statistics.median(walls):.2f} s, max {max(walls):.2f} s{work_text}")
 
 
@@ -146,7 +160,8 @@ def run_set(name: str, boards: list[tuple[str, Numberlink]], folder: str, args,
 
 def cell(entry: dict, effort: str) -> str:
     mark = "" if entry.get("verified", True) else " WRONG"
-    return f"{entry['status']}{mark} {entry['wall']:.2f} s, {effort} {entry.get(effort, '-')}"
+    return (f"{entry['status']}{mark} {entry['cpu']:.3f} s CPU ({entry['wall']:.2f} wall), "
+            f"{effort} {entry.get(effort, '-')}")
 
 
 def main() -> int:
@@ -161,7 +176,10 @@ def main() -> int:
     parser.add_argument("--time-limit", type=float, default=30.0)
     parser.add_argument("--out", type=Path, default=None, help="JSON Lines of every run")
     args = parser.parse_args()
-    have_go = args.go.exists()
+    found = shutil.which(str(args.go))
+    have_go = found is not None
+    if found:
+        args.go = Path(found)
     print(f"load average at start: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     rows: list[dict] = []
     with tempfile.TemporaryDirectory() as folder:

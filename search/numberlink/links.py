@@ -35,6 +35,18 @@ with two ways to go (the most constrained head); its link towards the
 neighbour with the most open links goes first (into open space).
 Effort is counted in nodes (decisions); ``max_nodes`` bounds it.
 
+Backjumping (``descend``): every decided link keeps the set of decisions it
+follows from (a bit per depth, in a Python int), and every rule above
+passes on the union of what it read, so a contradiction names the
+decisions behind it.  When the first branch of a decision fails without
+it, the second would fail alike, and the search returns straight to the
+deepest decision the failure names (conflict-directed backjumping); the
+search far from a failure, which plain backtracking re-decides in vain, is
+skipped.  It explores the same tree minus subtrees proved empty, so it finds
+the same first solution as plain backtracking (``backjump=False``, kept to
+test that); on generated 40x40 and 50x50 boards it needs 30-45 % fewer nodes,
+each about 25 % dearer.
+
 ``Links`` is also the ``search`` backend's link propagator: that search lays
 its paths' steps here (``link``, undone from the trail) and reads, after
 ``propagate``, the moves each path's head has left.
@@ -101,8 +113,8 @@ class Links:
     (``off``), bit d for the step ``step[d]``; the padded grid has a ring of
     cells with every link off."""
 
-    def __init__(self, puzzle: Numberlink, *, nst: bool):
-        self.puzzle, self.nst = puzzle, nst
+    def __init__(self, puzzle: Numberlink, *, nst: bool, backjump: bool = True):
+        self.puzzle, self.nst, self.backjump = puzzle, nst, backjump
         self.full = puzzle.full_cover
         w = self.stride = puzzle.width + 2
         size = w * (puzzle.height + 2)
@@ -142,6 +154,18 @@ class Links:
         self.colour = list(self.label)  # the label of the chain a cell is on
         self.mate = list(range(size))  # the other end of the chain a chain end is on
         self.square = [0] * size  # links in the 2 x 2 square whose top left is i
+        # conflict sets (``search``): bit k stands for the decision at depth k.
+        # ``why[4 * i + d]`` holds the decisions that laid or cut the link from i
+        # towards d (read only while it is decided, so never undone); a chain
+        # end's ``chain_why`` those of its chain's links, a painted cell's
+        # ``colour_why`` those of the chain that gave it its label, a cell's
+        # ``corner_why`` those that took corners from it
+        self.why = [0] * (4 * size)
+        self.chain_why = [0] * size
+        self.colour_why = [0] * size
+        self.corner_why = [0] * size
+        self.conflict = 0  # the decisions a contradiction follows from
+        self.decisions = 0  # the decisions in force (a refuted one's cut is no decision)
         self.trail: list[tuple[list, int, int]] = []
         self.queue: list[int] = []
         self.nodes = 0
@@ -197,37 +221,59 @@ class Links:
             array[i] = value
         del trail[mark:]
 
-    def link(self, i: int, d: int) -> bool:
-        """Turn the link from i in direction d on; False on a contradiction."""
+    def cell_why(self, i: int) -> int:
+        """The decisions behind cell i's decided links and lost corners."""
+        why, base = self.why, 4 * i
+        r = self.corner_why[i]
+        for d in BITS[self.on[i] | self.off[i]]:
+            r |= why[base + d]
+        return r
+
+    def fail(self, why: int) -> bool:
+        self.conflict = why
+        return False
+
+    def link(self, i: int, d: int, why: int = 0) -> bool:
+        """Turn the link from i in direction d on, as the decisions ``why``
+        imply; False on a contradiction (its decisions in ``conflict``)."""
         on, off = self.on, self.off
         bit = 1 << d
         if off[i] & bit:
-            return False
+            return self.fail(why | self.why[4 * i + d])
         if on[i] & bit:
             return True
         j = i + self.step[d]
-        mate, colour = self.mate, self.colour
+        need = self.need
+        if POP[on[i]] >= need[i]:
+            return self.fail(why | self.cell_why(i))
+        if POP[on[j]] >= need[j]:
+            return self.fail(why | self.cell_why(j))
+        mate, colour, chain_why = self.mate, self.colour, self.chain_why
         x, y = mate[i], mate[j]
         if x == j:
-            return False  # closes a loop
+            return self.fail(why | chain_why[i])  # closes a loop
         ci, cj = colour[i], colour[j]
-        if ci != cj and ci != NONE and cj != NONE:
-            return False  # joins two labels
+        if ci != cj and ci != NONE and cj != NONE:  # joins two labels
+            return self.fail(why | self.colour_why[i] | self.colour_why[j])
         trail = self.trail
+        chain = why | chain_why[i] | chain_why[j]
         trail += ((on, i, on[i]), (on, j, on[j]), (mate, x, mate[x]),
-                  (mate, y, mate[y]))
+                  (mate, y, mate[y]), (chain_why, x, chain_why[x]), (chain_why, y, chain_why[y]))
         on[i] |= bit
         on[j] |= 1 << (d ^ 2)
+        self.why[4 * i + d] = self.why[4 * j + (d ^ 2)] = why
         mate[x] = y
         mate[y] = x
+        chain_why[x] = chain_why[y] = chain
         if self.nst:
             square = self.square
-            corner = min(i, j)
+            corner = i if i < j else j
             for t in ((corner - 1, corner) if d & 1 == 0 else (corner - self.stride, corner)):
                 n = square[t] + 1
                 if n > 2:
-                    return False
-                self._set(square, t, n)
+                    return self.fail(self.square_why(t))
+                trail.append((square, t, n - 1))
+                square[t] = n
                 if n == 2 and not self.close_square(t):
                     return False
         self.queue += (i, j)
@@ -235,25 +281,29 @@ class Links:
         if x != y:
             for e in range(4):
                 if x + self.step[e] == y:
-                    if not on[x] >> e & 1 and not self.cut(x, e):
+                    if not on[x] >> e & 1 and not self.cut(x, e, chain):
                         return False
                     break
         if ci == NONE and cj != NONE:
-            return self.paint(i, j, cj)
+            return self.paint(i, j, cj, chain)
         if cj == NONE and ci != NONE:
-            return self.paint(j, i, ci)
+            return self.paint(j, i, ci, chain)
         return True
 
-    def paint(self, start: int, came: int, c: int) -> bool:
-        """Give the chain from ``start`` (away from ``came``) the label c.
-        Without self-touch, a painted cell beside another cell of c must be
-        linked to it: if both can still take a link, the link is laid (it
-        joins the pair's two halves), else the path touches itself."""
-        colour, on, step, need = self.colour, self.on, self.step, self.need
+    def paint(self, start: int, came: int, c: int, why: int) -> bool:
+        """Give the chain from ``start`` (away from ``came``) the label c (the
+        decisions ``why`` made the chain).  Without self-touch, a painted cell
+        beside another cell of c must be linked to it: if both can still take
+        a link, the link is laid (it joins the pair's two halves), else the
+        path touches itself."""
+        colour, on, step, colour_why = self.colour, self.on, self.step, self.colour_why
         prev, cur = came, start
         touching = []
+        trail = self.trail
         while cur >= 0:
-            self._set(colour, cur, c)
+            trail.append((colour, cur, colour[cur]))
+            colour[cur] = c
+            colour_why[cur] = why  # read only while painted, so never undone
             nxt = -1
             m = on[cur]
             for d in range(4):
@@ -265,49 +315,69 @@ class Links:
                     touching.append((cur, d))
             prev, cur = cur, nxt
         for i, d in touching:
-            j = i + step[d]
             if on[i] >> d & 1:
                 continue  # laid by an earlier one of these
-            if POP[on[i]] >= need[i] or POP[on[j]] >= need[j] or not self.link(i, d):
-                return False
+            if not self.link(i, d, why | colour_why[i + step[d]]):
+                return False  # (the path touches itself where a cell is full)
         return True
 
-    def cut(self, i: int, d: int) -> bool:
-        """Turn the link from i in direction d off; False on a contradiction."""
+    def cut(self, i: int, d: int, why: int = 0) -> bool:
+        """Turn the link from i in direction d off, as the decisions ``why``
+        imply; False on a contradiction (its decisions in ``conflict``)."""
         bit = 1 << d
         off = self.off
         if off[i] & bit:
             return True
         if self.on[i] & bit:
-            return False
+            return self.fail(why | self.why[4 * i + d])
         j = i + self.step[d]
         self.trail += ((off, i, off[i]), (off, j, off[j]))
         off[i] |= bit
         off[j] |= 1 << (d ^ 2)
+        self.why[4 * i + d] = self.why[4 * j + (d ^ 2)] = why
         self.queue += (i, j)
         return True
+
+    def square_why(self, t: int) -> int:
+        """The decisions behind the links on in the square whose top left is t."""
+        on, why, w = self.on, self.why, self.stride
+        r = 0
+        for i, d in ((t, 1), (t, 2), (t + 1, 2), (t + w, 1)):
+            if on[i] >> d & 1:
+                r |= why[4 * i + d]
+        return r
 
     def close_square(self, t: int) -> bool:
         """No self-touch: a square with two links has its other links off."""
         w = self.stride
-        on = self.on
+        on, off = self.on, self.off
+        why = -1  # the square's decisions, found when a link is to go
         for i, d in ((t, 1), (t, 2), (t + 1, 2), (t + w, 1)):
-            if not on[i] >> d & 1 and not self.cut(i, d):
-                return False
+            if not (on[i] | off[i]) >> d & 1:
+                if why < 0:
+                    why = self.square_why(t)
+                if not self.cut(i, d, why):
+                    return False
         return True
 
-    def lose_corners(self, i: int, lost: int) -> None:
+    def lose_corners(self, i: int, lost: int, why: int) -> None:
         """Cell i can no longer turn the corners ``lost`` (or, a label, end
-        their spikes): neither can the cells up each spike that ends in it."""
+        their spikes), as the decisions ``why`` imply: neither can the cells
+        up each spike that ends in it."""
         corners, live, label, queue = self.corners, self.live, self.label, self.queue
+        corner_why, trail = self.corner_why, self.trail
         if label[i] == NONE:
-            self._set(corners, i, corners[i] & ~lost)
+            trail += ((corners, i, corners[i]), (corner_why, i, corner_why[i]))
+            corners[i] &= ~lost
+            corner_why[i] |= why
         for k in range(4):
             if lost >> k & 1:
                 back = self.diagonal[k]
                 j = i - back
                 while live[j] and label[j] == NONE and corners[j] >> k & 1:
-                    self._set(corners, j, corners[j] & ~(1 << k))
+                    trail += ((corners, j, corners[j]), (corner_why, j, corner_why[j]))
+                    corners[j] &= ~(1 << k)
+                    corner_why[j] |= why
                     queue.append(j)
                     j -= back
 
@@ -323,45 +393,60 @@ class Links:
             want = need[i]
             if want == 2 and not optional[i]:  # degree and corners in one look-up
                 state = m_on << 4 | m_off
+                why = -1  # the cell's decisions, found when needed
                 if spiky:
                     lost = corners[i] & ~FITS[state]
                     if lost:
-                        self.lose_corners(i, lost)
+                        why = self.cell_why(i)
+                        self.lose_corners(i, lost, why)
                 entry = SHAPES[corners[i] << 8 | state]
                 if entry is None:
-                    return False
-                for d in BITS[entry[1]]:
-                    if not cut(i, d):
-                        return False
-                for d in BITS[entry[0]]:
-                    if not link(i, d):
-                        return False
+                    return self.fail(self.cell_why(i))
+                if entry[0] | entry[1]:
+                    if why < 0:
+                        why = self.cell_why(i)
+                    for d in BITS[entry[1]]:
+                        if not cut(i, d, why):
+                            return False
+                    for d in BITS[entry[0]]:
+                        if not link(i, d, why):
+                            return False
                 continue
-            if spiky and m_on:  # a label's link ends the spikes it would touch
-                lost = ENDS_NOT[m_on]
-                if lost:
-                    self.lose_corners(i, lost)
-            has = POP[m_on]
-            open_links = BITS[15 & ~(m_on | m_off)]
-            free = len(open_links)
-            if has > want:
+            if not self.other_degree(i, m_on, m_off, want):
                 return False
-            if free == 0:
-                if has < want and not (optional[i] and has == 0):
+        return True
+
+    def other_degree(self, i: int, m_on: int, m_off: int, want: int) -> bool:
+        """The degree rule of a label (one link) or a lenient cell (none or
+        two); False on a contradiction."""
+        optional = self.optional
+        if self.spiky and m_on:  # a label's link ends the spikes it would touch
+            lost = ENDS_NOT[m_on]
+            if lost:
+                self.lose_corners(i, lost, self.cell_why(i))
+        has = POP[m_on]
+        open_links = BITS[15 & ~(m_on | m_off)]
+        free = len(open_links)
+        if has > want:
+            return self.fail(self.cell_why(i))
+        if free == 0:
+            if has < want and not (optional[i] and has == 0):
+                return self.fail(self.cell_why(i))
+            return True
+        if has == want or (optional[i] and has == 0 and free == 1):
+            why = self.cell_why(i)
+            for d in open_links:  # full; or one open link cannot make two
+                if not self.cut(i, d, why):
                     return False
-                continue
-            if has == want or (optional[i] and has == 0 and free == 1):
-                for d in open_links:  # full; or one open link cannot make two
-                    if not cut(i, d):
-                        return False
-            elif optional[i] and has == 0:
-                continue
-            elif has + free < want:
-                return False
-            elif has + free == want:
-                for d in open_links:
-                    if not link(i, d):
-                        return False
+        elif optional[i] and has == 0:
+            return True
+        elif has + free < want:
+            return self.fail(self.cell_why(i))
+        elif has + free == want:
+            why = self.cell_why(i)
+            for d in open_links:
+                if not self.link(i, d, why):
+                    return False
         return True
 
     # ------------------------------------------------------------ regions
@@ -440,29 +525,52 @@ class Links:
 
     def search(self, deadline: Deadline, max_nodes: int | None) -> bool:
         """Depth-first: True with the board holding a solution."""
+        return self.descend(deadline, max_nodes, 0) is None
+
+    def descend(self, deadline: Deadline, max_nodes: int | None, depth: int) -> int | None:
+        """Depth-first below ``depth`` decisions (bits 0 to depth - 1 of a
+        conflict set): None with the board holding a solution, else the
+        decisions the failure follows from.  Conflict-directed backjumping:
+        when the first branch fails without its own decision, the second
+        would fail alike, so the search returns at once to the deepest
+        decision the failure depends on; the second branch's cut follows
+        from the first's conflict less its decision."""
         if not self.propagate():
-            return False
+            return self.conflict
         first = self.first
         picked = self.choose()
         if picked is None:
-            return True
+            return None
         self.nodes += 1
         if max_nodes is not None and self.nodes > max_nodes:
             raise Exhausted
         if not self.nodes & 255:
             deadline.check()
         if not self.nodes % REGION_EVERY and self.regions_fail():
-            return False
+            return self.decisions  # the regions read the whole board: every decision
         i, d = picked
         mark = len(self.trail)
-        for turn_on in (True, False):
-            self.queue.clear()
-            laid = self.link(i, d) if turn_on else self.cut(i, d)
-            if laid and self.search(deadline, max_nodes):
-                return True
-            self.undo(mark)
-            self.first = first
-        return False
+        decision = 1 << depth
+        self.queue.clear()
+        self.decisions |= decision
+        conflict = (self.descend(deadline, max_nodes, depth + 1)
+                    if self.link(i, d, decision) else self.conflict)
+        self.decisions &= ~decision
+        if conflict is None:
+            return None
+        self.undo(mark)
+        self.first = first
+        if not conflict & decision and self.backjump:
+            return conflict  # the link is not to blame: nor is anything back to the conflict
+        self.queue.clear()
+        why = conflict & ~decision
+        conflict = self.descend(deadline, max_nodes, depth + 1) if self.cut(i, d, why) else \
+            self.conflict
+        if conflict is None:
+            return None
+        self.undo(mark)
+        self.first = first
+        return conflict
 
     def start(self) -> bool:
         """Lay the forced links of the empty board: False when it has none."""
@@ -497,6 +605,7 @@ class LinksBackend(NumberlinkBackend):
     @dataclass(frozen=True)
     class Options:
         max_nodes: int | None = None
+        backjump: bool = True  # False: chronological backtracking (same tree, same answer)
 
     def solve(self, puzzle: Numberlink, *, time_limit: float | None = None) -> SolveResult:
         """No self-touch first: under the lenient rule that is complete;
@@ -508,7 +617,7 @@ class LinksBackend(NumberlinkBackend):
         nodes, status, found = 0, Status.UNSAT, None
         budget = self.opts.max_nodes
         for nst in passes:
-            board = Links(puzzle, nst=nst)
+            board = Links(puzzle, nst=nst, backjump=self.opts.backjump)
             try:
                 if board.start() and board.search(deadline, budget):
                     status, found = Status.SOLVED, board.solution()
