@@ -190,6 +190,29 @@ def test_the_proof_over_bands_halves_a_case_and_names_what_stays_open(monkeypatc
     assert "(0," in report.details["open_question"]
 
 
+def test_an_undecided_check_prints_its_open_question(tmp_path, capsys, monkeypatch):
+    """The command line shows what an undecided check is still about (exit 3)."""
+    monkeypatch.setattr(check_module, "_cpsat_solve", _budget_out(*CPSAT_PROOFS))
+    real_check, real_load = check_module.check, check_module.load
+    real_solve = real_load(check_module.SOLVE)
+
+    def solve(solver, model):  # every case of the bands runs out
+        solver.parameters.max_deterministic_time = 0.0
+        return real_solve(solver, model)
+
+    monkeypatch.setattr(check_module, "load",
+                        lambda name: solve if name == check_module.SOLVE else real_load(name))
+    monkeypatch.setattr(check_module, "check", lambda puzzle, **kw: real_check(
+        puzzle, **kw, budget=Budget(bound_states=1, large_states=1, full_window_states=0,
+                                    lenient_window_states=0, band_min_steps=24)))
+    board = tmp_path / "seed.nl"
+    board.write_text(SEED.read_text())
+    assert main(["check", str(board)]) == 3
+    out = capsys.readouterr().out
+    assert "UNDECIDED (the work budgets stopped it)" in out
+    assert "open question: is there a lenient solution other than S" in out
+
+
 def test_no_self_avoiding_full_cover_is_settled_by_cpsat_counts():
     for text, verdict, lenient, full in CASES[1:4]:
         puzzle = parse(text)
