@@ -1,22 +1,24 @@
-"""Benchmark of the Numberlink well-designed check on fresh 20x20 and 30x30 boards.
+"""Benchmark of the Numberlink well-designed check on fresh boards of 20x20 to 40x40.
 
-    python benchmarks/numberlink_check_large.py [--sizes 20 30] [--seeds 10 5]
-        [--unique 3 2] [--gen-py /work/peers/thomasahle-numberlink/gen/gen.py]
-        [--runs 1] [--out FILE.json]
+    python benchmarks/numberlink_check_large.py [--sizes 20 30 40] [--seeds 20 20 20]
+        [--unique 3 2 2] [--gen-py PATH/gen.py] [--boards-dir DIR]
+        [--generators paths gen.py unique] [--time-limit 60] [--runs 1] [--out FILE.json]
 
 The boards, all fresh (seeds no engine was tuned on):
 
 - ``paths``: gridcp's own generator (``generate numberlink --method paths``),
-  seeds 9001.. at 20x20 and 9101.. at 30x30;
+  seeds 31201.. at 20x20, 31301.. at 30x30, 31401.. at 40x40;
 - ``gen.py``: thomasahle's generator, run from its public sources outside the
   checkout (``--gen-py``; skipped when absent) with ``random.seed`` fixed,
-  seeds 9201.. and 9301..;
-- ``unique``: the well-designed generator's boards (seeds 9401..,
-  9501..), which the check must prove (the proofs these need are the hard
-  part).
+  seeds 32201.., 32301.., 32401.. (a 40x40 board takes it a minute or more
+  of CPU: ``--boards-dir`` keeps each board made, as ``gen.py_SIZE_SEED.txt``,
+  and reads it back in later runs);
+- ``unique``: the well-designed generator's boards (seeds 9401.., 9501..,
+  9601..), which the check must prove (the proofs these need are the hard
+  part; ``numberlink_generate_large.py --recheck`` checks 20 a size).
 
 For each board: ``search.pipelines.numberlink_check.check`` (the pipeline, as ``gridcp
-check``) in this process, its verdict, the step that proved it, its
+check --time-limit S``) in this process, its verdict, the step that proved it, its
 certificates checked by ``verify`` under the rule they obey (two distinct ones
 for a verdict by multiplicity), the CPU seconds of this process and the wall
 seconds (both depend on the machine and its load: printed with the load), and
@@ -33,6 +35,7 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -45,19 +48,28 @@ from search.numberlink.verify import verify  # noqa: E402
 from search.pipelines.numberlink_check import check  # noqa: E402
 from search.pipelines.numberlink_generate import well_designed  # noqa: E402
 
-GEN_PY = Path("/work/peers/thomasahle-numberlink/gen/gen.py")
-FIRST_SEED = {("paths", 20): 9001, ("paths", 30): 9101, ("gen.py", 20): 9201,
-              ("gen.py", 30): 9301, ("unique", 20): 9401, ("unique", 30): 9501}
+GEN_PY = ROOT.parent / "peers" / "thomasahle-numberlink" / "gen" / "gen.py"
+FIRST_SEED = {(generator, size): first + 100 * (size // 10)
+              for generator, first in (("paths", 31001), ("gen.py", 32001), ("unique", 9201))
+              for size in (20, 30, 40)}
 
 
-def gen_py_board(gen_py: Path, size: int, seed: int):
-    """thomasahle's generator with its random module seeded (it takes no seed)."""
+def gen_py_board(gen_py: Path, size: int, seed: int, keep: Path | None = None):
+    """thomasahle's generator with its random module seeded (it takes no seed),
+    run in ``keep`` (else a fresh temporary folder), never in the checkout."""
+    kept = keep / f"gen.py_{size}_{seed}.txt" if keep is not None else None
+    if kept is not None and kept.exists():
+        return parse(kept.read_text(), str(kept))
     code = ("import random, sys; random.seed(int(sys.argv[1])); "
             f"sys.argv = ['gen.py', '{size}', '{size}', '1', '--no-colors', '--terminal-only']; "
             f"sys.path.insert(0, {str(gen_py.parent)!r}); "
             f"exec(compile(open({str(gen_py)!r}).read(), 'gen.py', 'exec'))")
-    text = subprocess.run([sys.executable, "-c", code, str(seed)], capture_output=True,
-                          text=True, check=True, timeout=600).stdout
+    with tempfile.TemporaryDirectory(prefix="gen.py-") as folder:
+        text = subprocess.run([sys.executable, "-c", code, str(seed)], capture_output=True,
+                              text=True, check=True, timeout=3600,
+                              cwd=keep if keep is not None else folder).stdout
+    if kept is not None:
+        kept.write_text(text)
     return parse(text, f"gen.py {size}x{size} seed {seed}")
 
 
@@ -72,13 +84,20 @@ def boards(args) -> list[tuple[str, int, int, object, str]]:
     """(generator, size, seed, puzzle, note)."""
     out = []
     for size, count, unique in zip(args.sizes, args.seeds, args.unique):
-        for k in range(count):
-            seed = FIRST_SEED[("paths", size)] + k
-            out.append(("paths", size, seed, large_board(size, size, seed)[0], ""))
-        if args.gen_py.exists():
+        if "paths" in args.generators:
+            for k in range(count):
+                seed = FIRST_SEED[("paths", size)] + k
+                out.append(("paths", size, seed, large_board(size, size, seed)[0], ""))
+        if "gen.py" in args.generators and not args.gen_py.exists():
+            print(f"gen.py not found at {args.gen_py} (--gen-py): its boards are skipped",
+                  file=sys.stderr)
+        if "gen.py" in args.generators and args.gen_py.exists():
             for k in range(count):
                 seed = FIRST_SEED[("gen.py", size)] + k
-                out.append(("gen.py", size, seed, gen_py_board(args.gen_py, size, seed), ""))
+                out.append(("gen.py", size, seed,
+                            gen_py_board(args.gen_py, size, seed, args.boards_dir), ""))
+        if "unique" not in args.generators:
+            unique = 0
         made, seed = 0, FIRST_SEED[("unique", size)]
         while made < unique and seed < FIRST_SEED[("unique", size)] + 4 * unique:
             puzzle, cuts = unique_board(size, seed)
@@ -103,9 +122,9 @@ def work(effort: dict[str, float]) -> str:
     return ", ".join(parts)
 
 
-def one(puzzle) -> dict:
+def one(puzzle, time_limit: float | None = None) -> dict:
     cpu, wall = time.process_time(), time.perf_counter()
-    report = check(puzzle)
+    report = check(puzzle, time_limit=time_limit)
     cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
     rules = report.rules if report.rules is not None else puzzle
     bad = [p for s in report.solutions for p in verify(rules, s)]
@@ -118,18 +137,26 @@ def one(puzzle) -> dict:
     return {"verdict": report.verdict, "word": word, "engine": report.engine,
             "effort": dict(report.effort), "cpu": round(cpu, 3), "wall": round(wall, 3),
             "steps": report.details.get("steps", []),
+            "stopped_by": report.details.get("stopped_by"),
             "certificates": [sorted(map(sorted, s.edges)) for s in report.solutions],
             "verify_problems": bad}
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", type=int, nargs="+", default=[20, 30])
-    parser.add_argument("--seeds", type=int, nargs="+", default=[10, 5],
+    parser.add_argument("--sizes", type=int, nargs="+", default=[20, 30, 40])
+    parser.add_argument("--seeds", type=int, nargs="+", default=[20, 20, 20],
                         help="boards per generator and size")
-    parser.add_argument("--unique", type=int, nargs="+", default=[3, 2],
+    parser.add_argument("--unique", type=int, nargs="+", default=[3, 2, 2],
                         help="boards cut to well-designed, per size")
+    parser.add_argument("--generators", nargs="+", default=["paths", "gen.py", "unique"],
+                        choices=["paths", "gen.py", "unique"])
     parser.add_argument("--gen-py", type=Path, default=GEN_PY)
+    parser.add_argument("--boards-dir", type=Path, default=None, metavar="DIR",
+                        help="keep gen.py's boards here (and read them back)")
+    parser.add_argument("--time-limit", type=float, default=None,
+                        help="each check's limit in wall seconds (as gridcp check "
+                             "--time-limit; on a loaded machine it measures the load)")
     parser.add_argument("--runs", type=int, default=1)
     parser.add_argument("--out", type=Path)
     args = parser.parse_args(argv)
@@ -144,7 +171,7 @@ def main(argv: list[str] | None = None) -> int:
     for run in range(args.runs):
         records = []
         for generator, size, seed, puzzle, note in todo:
-            r = one(puzzle)
+            r = one(puzzle, args.time_limit)
             r.update({"generator": generator, "size": size, "seed": seed, "note": note})
             records.append(r)
             certificates = ("verified" if not r["verify_problems"]

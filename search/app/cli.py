@@ -280,6 +280,8 @@ def run_check(kind_: PuzzleKind, puzzle: Any, file: str, backend: str | None,
         fields["engine"] = report.engine
     answer = Answer(file, kind_.name, "check", name, report.status, report.wall,
                     dict(report.effort), fields)
+    if report.ok is None and report.details.get("open_question"):  # what stays undecided
+        answer.text = f"  open question: {report.details['open_question']}"
     return with_evidence(kind_, report.rules or puzzle, report.solutions, answer)
 
 

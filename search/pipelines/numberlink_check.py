@@ -32,7 +32,10 @@ behind each):
 5. ``detour (full cover)``: a second full cover that re-routes S inside a
    small window (``detour``).
 6. ``detour (lenient)``: a second lenient solution near S, likewise.
-7. ``bound-large``: step 1 again within ``Budget.large_states`` states.
+7. ``proof (bands)``: step 4 split by where another solution first parts
+   from S: S's steps in row-major order, cut into bands of rows; a case per
+   band (S kept above it, one of its steps missed), halved where it runs out.
+8. ``bound-large``: step 1 again within ``Budget.large_states`` states.
 
 Steps 3-6 run cheapest first once S is known: ``proof (glance)`` (step 4
 within ``Budget.glance_proof_time``), ``detour (full cover, near)`` (the
@@ -40,7 +43,8 @@ small windows), ``second-cover``, ``proof (quick)``, ``detour (full cover,
 far)``, ``detour (lenient)``, and ``proof`` with its whole budget.
 
 A step whose budget runs out hands over to the next; when every budget is
-spent the answer is UNDECIDED (the same on every machine).
+spent the answer is UNDECIDED (the same on every machine), and
+``details.open_question`` names the cells the question is still about.
 """
 
 from __future__ import annotations
@@ -103,7 +107,13 @@ class Budget:
     quick_proof_time: float = 1.0  # step 4, a first look; then the detours (cheap), then...
     # ... the whole proof (the Janko proofs and second solutions take up to 3.3)
     proof_time: float = 4.0
-    large_states: int = 4_000_000  # step 7
+    # step 7: rows in a band, CP-SAT deterministic s for one case, the least
+    # steps of S a case may be halved to, and the deterministic s of all cases
+    band_rows: int = 4
+    band_proof_time: float = 4.0
+    band_min_steps: int = 8
+    bands_time: float = 60.0
+    large_states: int = 4_000_000  # step 8
     large_cells: int = 196  # boards with this many open cells (14 x 14) skip step 1
     # steps 5 and 6: states in a level of one window's frontier (detour.WINDOW_STATES;
     # 0: the step does not run)
@@ -136,6 +146,9 @@ class _Log:
     effort: dict[str, float] = field(default_factory=dict)
     seconds: list[float] = field(default_factory=list)  # per step: wall-clock, varies
     last: float = field(default_factory=time.perf_counter)
+    # what an undecided check is still about (the bands' proof sets them)
+    open_question: str = ""
+    open_cells: list[tuple[int, int]] = field(default_factory=list)
 
     def add(self, step: str, engine: str, outcome: str, spent: dict[str, float]) -> None:
         self.steps.append({"step": step, "engine": engine, "outcome": outcome,
@@ -254,7 +267,8 @@ def _another(puzzle: Numberlink, cover: Solution, budget: Budget, deadline: Dead
                    deadline, log)
             or _detour(puzzle.covering(), cover, FAR, "far", budget, deadline, log)
             or _detour(puzzle.lenient(), cover, WINDOWS, "", budget, deadline, log)
-            or _proof(puzzle, cover, full, budget.proof_time, "proof", deadline, log))
+            or _proof(puzzle, cover, full, budget.proof_time, "proof", deadline, log)
+            or _bands(puzzle, cover, full, budget, deadline, log))
 
 
 def _bound(puzzle: Numberlink, states: int, step: str, budget: Budget, deadline: Deadline,
@@ -358,6 +372,83 @@ def _proof(puzzle: Numberlink, cover: Solution, full: int | None, work: float, s
     return Finding(CAP, full, (cover, other), "lenient", step, "cpsat")
 
 
+def _bands(puzzle: Numberlink, cover: Solution, full: int | None, budget: Budget,
+           deadline: Deadline, log: _Log) -> Finding | None:
+    """Step 7: the proof of step 4, split by where another solution T first
+    parts from S.  T misses some step of S (one that took every step of the
+    full cover S would be S), so number S's steps in row-major order of their
+    upper-left cell: for each range [lo, hi) of consecutive numbers, the case
+    "T takes steps 0..lo-1 of S and misses one of lo..hi-1" is one CP-SAT
+    model (the canonical, self-avoiding one of step 4).  Ranges that tile
+    0..m cover every T, so all cases infeasible prove S the only solution;
+    a case found is the second solution.  The ranges start as bands of
+    ``band_rows`` rows: S kept above a band fixes most of the board, and a
+    difference forced into a few rows keeps the search there.  A case that
+    runs out of ``band_proof_time`` is halved (down to ``band_min_steps``
+    steps), while ``bands_time`` lasts; the cases left open are the question
+    that stays, and their cells go to ``log.open_cells``."""
+    if budget.band_proof_time <= 0 or budget.bands_time <= 0:
+        return None
+    from ortools.sat.python import cp_model
+
+    steps = sorted((step for path in cover.paths for step in zip(path, path[1:])),
+                   key=lambda step: min(step))
+    band = [min(step)[0] // max(1, budget.band_rows) for step in steps]
+    cuts = [0] + [i for i in range(1, len(steps)) if band[i] != band[i - 1]] + [len(steps)]
+    todo = list(zip(cuts, cuts[1:]))
+    built = load(CIRCUIT)(puzzle.lenient(), no_self_touch=True, canonical=True)
+    read = built.reader()
+    spent = 0.0
+    left: list[tuple[int, int]] = []
+    while todo:
+        lo, hi = todo.pop(0)
+        if spent >= budget.bands_time:
+            left.append((lo, hi))
+            continue
+        case = built.model.clone()
+        arc = [case.get_bool_var_from_proto_index(built.arc[step].index) for step in steps]
+        if lo:
+            case.add_bool_and(arc[:lo])
+        case.add_bool_or([~lit for lit in arc[lo:hi]])
+        solver = load(MAKE_SOLVER)(time_limit=deadline.remaining(), seed=SEED)
+        solver.parameters.max_deterministic_time = min(budget.band_proof_time,
+                                                       budget.bands_time - spent)
+        solver.parameters.linearization_level = 0
+        status = load(SOLVE)(solver, case)
+        effort = load(EFFORT)(solver)
+        spent += effort["deterministic_time"]
+        rows = f"rows {min(steps[lo])[0] + 1}-{min(steps[hi - 1])[0] + 1}"
+        where = f"steps {lo}-{hi - 1} of S ({rows})"
+        if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            log.add("proof (bands)", "cpsat", f"{where}: found", effort)
+            other = read(solver)
+            if covers(puzzle, other):
+                return Finding(CAP, CAP, (cover, other), "full cover", "proof (bands)", "cpsat")
+            return Finding(CAP, full, (cover, other), "lenient", "proof (bands)", "cpsat")
+        if status == cp_model.INFEASIBLE:
+            log.add("proof (bands)", "cpsat", f"{where}: none", effort)
+            continue
+        if deadline.expired():
+            raise LimitReached
+        log.add("proof (bands)", "cpsat", f"{where}: over budget", effort)
+        if hi - lo >= 2 * budget.band_min_steps:
+            mid = (lo + hi) // 2
+            todo[:0] = [(lo, mid), (mid, hi)]
+        else:
+            left.append((lo, hi))
+    if not left:
+        return Finding(1, 1, (cover,), "full cover", "proof (bands)", "cpsat")
+    cells = sorted({cell for lo, hi in left for step in steps[lo:hi] for cell in step})
+    log.open_question = (
+        "is there a lenient solution other than S (the self-avoiding full cover found) "
+        f"that keeps S's steps before one of {len(left)} ranges of its steps (row-major) "
+        "and leaves one step of that range? Its cells: "
+        + " ".join(f"({r},{c})" for r, c in cells[:40])
+        + (f" and {len(cells) - 40} more" if len(cells) > 40 else ""))
+    log.open_cells = cells
+    return None
+
+
 # ---------------------------------------------------------------- CP-SAT
 
 
@@ -439,6 +530,9 @@ def _report(puzzle: Numberlink, found: Finding | None, log: _Log, start: float,
     wall = time.perf_counter() - start
     if found is None:
         details["stopped_by"] = stopped_by
+        if log.open_question:
+            details["open_question"] = log.open_question
+            details["open_cells"] = [list(cell) for cell in log.open_cells]
         return CheckReport(ok=None, verdict=f"UNDECIDED ({stopped_by} stopped it)",
                            status=Status.LIMIT, details=details, wall=wall,
                            effort=log.effort)

@@ -131,13 +131,86 @@ def test_the_large_frontier_pass_decides_last(monkeypatch):
                         _budget_out(*CPSAT_PROOFS))
     monkeypatch.setattr(check_module, "detour", lambda *args, **kwargs: None)
     seed = parse(SEED.read_text())
-    report = check(seed, budget=NO_BOUND)
+    report = check(seed, budget=Budget(bound_states=1, band_proof_time=0))
     assert report.ok and report.engine == "frontier (bound-large)"
     certified(seed, report)
     # every budget spent: UNDECIDED, the same on any machine
-    report = check(seed, budget=Budget(bound_states=1, large_states=1))
+    report = check(seed, budget=Budget(bound_states=1, large_states=1, band_proof_time=0))
     assert (report.ok, report.status) == (None, Status.LIMIT)
     assert report.details["stopped_by"] == "the work budgets"
+
+
+ONLY_BANDS = Budget(bound_states=1, large_states=1, full_window_states=0,
+                    lenient_window_states=0, band_rows=1)
+
+
+@pytest.mark.parametrize("puzzle", [p.covering() for p in random_boards(11, 60)])
+def test_the_proof_over_bands_alone_matches_the_oracle(puzzle, monkeypatch):
+    """Every step after the cover out of budget but the proof over bands of
+    rows (a band a row: many cases): its verdict, counts and certificates
+    against the brute-force oracle."""
+    monkeypatch.setattr(check_module, "_cpsat_solve", _budget_out(*CPSAT_PROOFS))
+    lenient = list(numberlink_solutions(puzzle.lenient()))
+    full = list(numberlink_solutions(puzzle.covering()))
+    report = check(puzzle, budget=ONLY_BANDS)
+    assert report.ok is (len(lenient) == 1 and len(full) == 1), _steps(report)
+    if "proof (bands)" in _steps(report):
+        assert report.details["step"] == "proof (bands)"
+        assert report.details["lenient_solutions"] == min(len(lenient), 2)
+    certified(puzzle, report)
+
+
+def test_the_proof_over_bands_halves_a_case_and_names_what_stays_open(monkeypatch):
+    """A case that runs out is halved; one that cannot be halved stays open,
+    and the undecided report names its cells; the other cases still run (and
+    here prove nothing else: the seed board is well-designed)."""
+    monkeypatch.setattr(check_module, "_cpsat_solve", _budget_out(*CPSAT_PROOFS))
+    seed = parse(SEED.read_text())
+    real_solve = check_module.load(check_module.SOLVE)
+    calls = []
+
+    def solve(solver, model):  # the first case (the first band) always runs out
+        calls.append(len(model.proto.constraints))
+        if len(calls) <= 3:
+            solver.parameters.max_deterministic_time = 0.0
+        return real_solve(solver, model)
+
+    real_load = check_module.load
+    monkeypatch.setattr(check_module, "load",
+                        lambda name: solve if name == check_module.SOLVE else real_load(name))
+    report = check(seed, budget=Budget(bound_states=1, large_states=1, full_window_states=0,
+                                       lenient_window_states=0, band_rows=3, band_min_steps=4))
+    outcomes = [s["outcome"] for s in report.details["steps"] if s["step"] == "proof (bands)"]
+    assert report.ok is None and report.details["stopped_by"] == "the work budgets"
+    # rows 1-3 out, halved into two halves that run out and are too short to halve again
+    assert [o.split(": ")[1] for o in outcomes[:3]] == ["over budget"] * 3
+    assert all(o.endswith(": none") for o in outcomes[3:]) and len(outcomes) > 4
+    cells = {tuple(c) for c in report.details["open_cells"]}
+    assert cells and all(r < 3 for r, _ in cells)
+    assert "(0," in report.details["open_question"]
+
+
+def test_an_undecided_check_prints_its_open_question(tmp_path, capsys, monkeypatch):
+    """The command line shows what an undecided check is still about (exit 3)."""
+    monkeypatch.setattr(check_module, "_cpsat_solve", _budget_out(*CPSAT_PROOFS))
+    real_check, real_load = check_module.check, check_module.load
+    real_solve = real_load(check_module.SOLVE)
+
+    def solve(solver, model):  # every case of the bands runs out
+        solver.parameters.max_deterministic_time = 0.0
+        return real_solve(solver, model)
+
+    monkeypatch.setattr(check_module, "load",
+                        lambda name: solve if name == check_module.SOLVE else real_load(name))
+    monkeypatch.setattr(check_module, "check", lambda puzzle, **kw: real_check(
+        puzzle, **kw, budget=Budget(bound_states=1, large_states=1, full_window_states=0,
+                                    lenient_window_states=0, band_min_steps=24)))
+    board = tmp_path / "seed.nl"
+    board.write_text(SEED.read_text())
+    assert main(["check", str(board)]) == 3
+    out = capsys.readouterr().out
+    assert "UNDECIDED (the work budgets stopped it)" in out
+    assert "open question: is there a lenient solution other than S" in out
 
 
 def test_no_self_avoiding_full_cover_is_settled_by_cpsat_counts():
