@@ -212,6 +212,45 @@ def lookahead(board: Deduction, probes: int, effort: dict[str, int],
     return True
 
 
+def guesses(puzzle: Numberlink, max_nodes: int = 1_000_000) -> int | None:
+    """The solve effort a solver with the forced moves alone feels: the nodes
+    (guesses) of a depth-first search that sets the first open link at a head
+    (board order), on then off, closing the forced moves after each, until
+    the board is filled (full cover, no self-touch).  0 for an easy board;
+    None past ``max_nodes`` or with no solution."""
+    board = Deduction(puzzle.covering(), nst=True)
+    if not (board.start() and board.closure()):
+        return None
+    nodes = 0
+
+    def search() -> bool:
+        nonlocal nodes
+        heads = board.head_links() or board.open_links()
+        if not heads:
+            return True
+        nodes += 1
+        if nodes > max_nodes:
+            raise Budget
+        i, d = heads[0]
+        for turn_on in (True, False):
+            mark, laid = len(board.trail), len(board.laid)
+            if board.settle(i, d, turn_on) and search():
+                return True
+            board.undo(mark)
+            board.queue.clear()
+            del board.laid[laid:]
+        return False
+
+    try:
+        return nodes if search() else None
+    except Budget:
+        return None
+
+
+class Budget(Exception):
+    """The guesses ran past their budget."""
+
+
 # ---------------------------------------------------------------- hints
 
 

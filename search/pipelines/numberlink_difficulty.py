@@ -2,38 +2,42 @@
 --difficulty easy|medium|hard``), steered from the well-designed generator.
 
 A board drawn by ``well_designed`` has a grade (``search.numberlink.grade``).
-Three moves change it and keep the board well-designed:
+Three moves change it:
 
 - *a cut* makes it easier: a path of the solution S cut in two (each half of
   two cells or more) adds two labels where the deduction is stuck (a step of
-  S whose link the deduction left open).  A cut never needs a new proof: a
-  solution of the cut board with the cut step added back solves the old
-  board, so it is S without that step.
-- *a merge* makes it harder: two paths of S whose ends lie side by side
-  become one, two labels fewer.  That can let a second solution in, so the
-  merged board is checked again (the well-designed check with the
-  generator's budget) and kept only when it is well-designed.
+  S whose link the deduction left open).  A cut keeps the board well-designed
+  without a new proof: a solution of the cut board with the cut step added
+  back solves the old board, so it is S without that step.
+- *a slide* or *a merge* may make it harder: where an end of one path lies
+  beside an end of another, the first takes the other's end cell (a slide),
+  or the two become one (a merge, two labels fewer).  Either can let a
+  second solution in, so the new board is proved again: by the lenient
+  deduction when it fills the board (``lenient_proof``), else by the
+  well-designed check with the generator's budget; it is kept only when
+  proved, no harder than wanted, and no easier than before (the lookahead's
+  probes measure the way within a grade).
 
-Harder than wanted: cut until the grade is the one wanted (or, past it, the
-board is dropped).  Easier than wanted: merge, in a random order, while the
-board stays well-designed and no harder than wanted, until the grade is
-reached (or no merge is left: the board is dropped).  Every choice comes from
-one ``random.Random`` seeded by the seed, and every budget is work, so a seed
-gives the same board on any machine; the first board drawn is the seed's own
-board of the well-designed generator.
+Harder than wanted: cut until the grade is the one wanted (past it, the
+board is dropped).  Easier than wanted: slides and merges in a random order
+until the grade is reached (within ``MOVES`` tries; else the board is
+dropped).  Every choice comes from one ``random.Random`` seeded by the seed,
+and every budget is work, so a seed gives the same board on any machine;
+the first board drawn is the seed's own board of the well-designed generator.
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, replace
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
-from search.core.contract import CheckReport, Deadline, GridcpError, add_effort
+from search.core.contract import Deadline, GridcpError, add_effort
 from search.numberlink.generate import board_of_paths
 from search.numberlink.grade import GRADES, PROBES, Deduction, Grade, grade, lookahead
 from search.numberlink.model import Cell, Numberlink, Solution
-from search.pipelines.numberlink_check import check
-from search.pipelines.numberlink_generate import Design, Made, well_designed
+from search.numberlink.verify import verify
+from search.pipelines.numberlink_check import Budget, check
 
 BOARDS = 10  # boards drawn for one seed before the grade is given up
 MOVES = 150  # slides and merges tried on one board (each kept one costs a check)
@@ -41,62 +45,77 @@ DEDUCED = "deduction (lenient, no self-touch)"  # the proof of ``lenient_proof``
 
 
 @dataclass(frozen=True)
-class Graded:
-    """A well-designed board of the grade asked for: the generator's ``made``
-    (puzzle, solution, the check that proved it) after the steering, its
-    ``grade``, and the steering's ``cuts``, ``merges`` and boards ``drawn``."""
+class Drawn:
+    """A well-designed board as the generator gives it: the puzzle, its
+    solution, the engine that proved it, and the work it took."""
 
-    made: Made
+    puzzle: Numberlink
+    solution: Solution
+    proved_by: str
+    effort: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Graded:
+    """A well-designed board of the grade asked for, after the steering: its
+    ``grade``, the engine whose proof it rests on (a cut keeps a proof), the
+    ``cuts`` and kept ``moves`` (slides and merges), the boards ``drawn``
+    and the work in all."""
+
+    puzzle: Numberlink
+    solution: Solution
     grade: Grade
+    proved_by: str
     cuts: int
     moves: int
     drawn: int
-    proved_by: str  # the engine whose proof the board rests on (cuts keep a proof)
+    effort: dict[str, float]
 
 
-def graded(height: int, width: int, seed: int, difficulty: str, *,
-           pairs: int | None = None, design: Design | None = None,
-           backend: str | None = None, time_limit: float | None = None) -> Graded:
-    """A well-designed board of grade ``difficulty`` from ``seed``."""
+def graded(draw: Callable[[int], Drawn], seed: int, difficulty: str, *,
+           budget: Budget, backend: str | None = None,
+           time_limit: float | None = None) -> Graded:
+    """A well-designed board of grade ``difficulty`` from ``seed``: ``draw``
+    makes a well-designed board from a seed, ``budget`` is the check's on a
+    board after a slide or a merge (``backend``: that engine's check instead)."""
     if difficulty not in GRADES:
         raise GridcpError(f"unknown difficulty {difficulty!r} (known: {', '.join(GRADES)})")
     target = GRADES.index(difficulty)
-    design = design or Design()
     deadline = Deadline(time_limit)
     rng = random.Random(f"numberlink-difficulty-{seed}")
     effort: dict[str, float] = {}
     for drawn in range(1, BOARDS + 1):
-        board_seed = seed if drawn == 1 else rng.getrandbits(32)
-        made = well_designed(height, width, board_seed, pairs=pairs, design=design,
-                             backend=backend, time_limit=deadline.remaining())
-        add_effort(effort, made.effort)
-        steer = _Steer(made, rng, design, backend, deadline)
+        board = draw(seed if drawn == 1 else rng.getrandbits(32))
+        add_effort(effort, board.effort)
+        steer = _Steer(board, rng, budget, backend, deadline)
         found = steer.run(target)
         add_effort(effort, steer.effort)
         if found is not None:
-            made = replace(steer.made, effort=effort)
-            return Graded(made, found, steer.cuts, steer.moves, drawn, steer.proved_by)
-    raise GridcpError(f"no {difficulty} well-designed {width}x{height} puzzle from seed "
-                      f"{seed} within {BOARDS} boards")
+            problems = verify(steer.puzzle, steer.solution)
+            if problems:
+                raise AssertionError(f"a steered board's solution fails verify: {problems}")
+            return Graded(steer.puzzle, steer.solution, found, steer.proved_by, steer.cuts,
+                          steer.moves, drawn, effort)
+    raise GridcpError(f"no {difficulty} well-designed puzzle from seed {seed} within "
+                      f"{BOARDS} boards")
 
 
 class _Steer:
-    """One board steered towards a grade by cuts and merges."""
+    """One board steered towards a grade by cuts, slides and merges."""
 
-    def __init__(self, made: Made, rng: random.Random, design: Design,
+    def __init__(self, board: Drawn, rng: random.Random, budget: Budget,
                  backend: str | None, deadline: Deadline):
-        self.made, self.rng, self.design = made, rng, design
-        self.backend, self.deadline = backend, deadline
+        self.puzzle, self.solution, self.proved_by = board.puzzle, board.solution, board.proved_by
+        self.rng, self.budget, self.backend, self.deadline = rng, budget, backend, deadline
         self.cuts = self.moves = 0
-        self.proved_by = made.proved_by or "--check-backend"
         self.effort: dict[str, float] = {}
 
     def run(self, target: int) -> Grade | None:
-        now = self._grade(self.made.puzzle)
+        now = self._grade(self.puzzle)
         while now.level is not None and now.level > target:
             if not self._cut():
                 return None
-            now = self._grade(self.made.puzzle)
+            now = self._grade(self.puzzle)
         if now.level is None:
             return None
         if now.level < target:
@@ -110,7 +129,7 @@ class _Steer:
 
     def _cut(self) -> bool:
         """Cut a path at a step of S the deduction left open; False if none can be."""
-        puzzle, solution = self.made.puzzle, self.made.solution
+        puzzle, solution = self.puzzle, self.solution
         board = Deduction(puzzle, nst=True)
         if not (board.start() and board.closure()):
             return False
@@ -133,35 +152,33 @@ class _Steer:
         well-designed, no harder than ``target`` and no easier than now (the
         lookahead's probes measure the way within a grade); the grade once
         ``target`` is reached, None if ``MOVES`` tries do not reach it."""
-        height, width = self.made.puzzle.height, self.made.puzzle.width
+        height, width = self.puzzle.height, self.puzzle.width
         for _ in range(MOVES):
-            paths = self.rng.choice(moves(self.made.solution) or [None])
+            paths = self.rng.choice(moves(self.solution) or [None])
             if paths is None:
                 return None
-            puzzle, solution = board_of_paths(height, width, paths, self.made.puzzle.blocked)
+            puzzle, solution = board_of_paths(height, width, paths, self.puzzle.blocked)
             found = self._grade(puzzle)
             if found.level is None or found.level > target or _score(found) < _score(now):
                 continue
             proof = lenient_proof(puzzle)
             report = None
             if proof is None or proof.edges != solution.edges:
-                report = check(puzzle, backend=self.backend, budget=self.design.check,
+                report = check(puzzle, backend=self.backend, budget=self.budget,
                                time_limit=self.deadline.remaining())
                 add_effort(self.effort, {f"check.{k}": v for k, v in report.effort.items()})
                 if not report.ok:
                     continue
             self.proved_by = DEDUCED if report is None else report.engine
-            self._set(puzzle, solution, report)
+            self._set(puzzle, solution)
             self.moves += 1
             now = found
             if found.level == target:
                 return found
         return None
 
-    def _set(self, puzzle: Numberlink, solution: Solution,
-             report: CheckReport | None = None) -> None:
-        self.made = replace(self.made, puzzle=puzzle, solution=solution,
-                            report=report if report is not None else self.made.report)
+    def _set(self, puzzle: Numberlink, solution: Solution) -> None:
+        self.puzzle, self.solution = puzzle, solution
 
 
 def lenient_proof(puzzle: Numberlink) -> Solution | None:

@@ -29,6 +29,11 @@ def steps_of(puzzle: Numberlink) -> list[Step]:
     return out
 
 
+def around(puzzle: Numberlink, cell: Cell) -> list[Step]:
+    """The steps at a cell."""
+    return [frozenset((cell, other)) for other in puzzle.neighbours(cell)]
+
+
 def level(puzzle: Numberlink, nst: bool = True) -> int | None:
     """0 forced moves, 1 lookahead at the heads, 2 neither fills the board;
     None on a contradiction."""
@@ -64,7 +69,7 @@ def head_steps(puzzle: Numberlink, state: State) -> list[Step]:
     """Open steps at a label without a step on, or at a cell with one step on."""
     heads = set()
     for cell in puzzle.open_cells:
-        on = sum(1 for s, v in state.items() if v and cell in s)
+        on = sum(1 for s in around(puzzle, cell) if state[s])
         if on == 1 and cell not in puzzle.endpoint or on == 0 and cell in puzzle.endpoint:
             heads.add(cell)
     return [s for s, v in state.items() if v is None and s & heads]
@@ -125,7 +130,7 @@ def _chains(puzzle: Numberlink, state: State):
 def _degree(puzzle: Numberlink, state: State) -> bool:
     changed = False
     for cell in puzzle.open_cells:
-        mine = [s for s in state if cell in s]
+        mine = around(puzzle, cell)
         on = sum(1 for s in mine if state[s])
         free = [s for s in mine if state[s] is None]
         if cell in puzzle.endpoint:
