@@ -15,9 +15,10 @@ fixpoint (the *forced moves*):
   neighbouring cells on chains of one label are linked.
 
 Level 0 (``easy``): the forced moves alone fill the board.  Level 1
-(``medium``): with a lookahead, a link whose one value makes the forced moves
-fail takes the other (failed-literal probing, round after round until nothing
-changes), and that fills the board.  Level 2 (``hard``): it takes search.
+(``medium``): with a lookahead at the heads (a label without a link, or the
+end of a chain: where a path goes next), a link whose one value makes the
+forced moves fail takes the other (failed-literal probing, round after round
+until nothing changes), and that fills the board.  Level 2 (``hard``): it takes search.
 Every rule is monotone (more links known only forces more), so each level's
 fixpoint does not depend on the order of the deductions: an independent
 implementation reaches the same grade (tests/numberlink/grade_reference.py).
@@ -39,13 +40,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from search.core.limits import allow_recursion
 from search.numberlink.links import BITS, NONE, POP, Links
 from search.numberlink.model import Cell, Numberlink, Solution
 from search.numberlink.verify import verify
 
 GRADES = ("easy", "medium", "hard")  # levels 0, 1, 2
 PROBES = 200_000  # lookahead probes before a grade is given up (work, not time)
-DIRECTIONS = ("up", "right", "down", "left")
 
 
 class Deduction(Links):
@@ -185,7 +186,7 @@ def grade(puzzle: Numberlink, probes: int = PROBES) -> Grade:
 
 def lookahead(board: Deduction, probes: int, effort: dict[str, int],
               settled: list[tuple[int, int, bool]] | None = None) -> bool | None:
-    """Failed-literal probing to its fixpoint: each open link, on then off;
+    """Failed-literal probing to its fixpoint: each open link at a head, on then off;
     a value that fails sets the other.  False on a contradiction, None past
     ``probes``.  With ``settled`` (a list), each link set is appended there
     (cell, direction, on) and the probing stops at the first link laid."""
@@ -221,6 +222,7 @@ def guesses(puzzle: Numberlink, max_nodes: int = 1_000_000) -> int | None:
     board = Deduction(puzzle.covering(), nst=True)
     if not (board.start() and board.closure()):
         return None
+    allow_recursion(4 * len(puzzle.open_cells))
     nodes = 0
 
     def search() -> bool:
@@ -230,7 +232,7 @@ def guesses(puzzle: Numberlink, max_nodes: int = 1_000_000) -> int | None:
             return True
         nodes += 1
         if nodes > max_nodes:
-            raise Budget
+            raise OutOfGuesses
         i, d = heads[0]
         for turn_on in (True, False):
             mark, laid = len(board.trail), len(board.laid)
@@ -243,11 +245,11 @@ def guesses(puzzle: Numberlink, max_nodes: int = 1_000_000) -> int | None:
 
     try:
         return nodes if search() else None
-    except Budget:
+    except OutOfGuesses:
         return None
 
 
-class Budget(Exception):
+class OutOfGuesses(Exception):
     """The guesses ran past their budget."""
 
 

@@ -391,8 +391,9 @@ def _emit(puzzle: Numberlink, solution: Solution, seed: int, out: Path | None,
         proof["effort"] = {k: round(v, 6) for k, v in sorted(made.effort.items())}
     if made is not None and not as_json:
         graded_as = f"{proof['grade']}, " if "grade" in proof else ""
+        moved = f" and {proof['moves']} slides and merges" if "moves" in proof else ""
         print(f"gridcp: seed {seed}: {graded_as}WELL-DESIGNED by {proof['proved_by']}; "
-              f"{len(puzzle.pairs)} pairs after {made.cuts} cut{'s' * (made.cuts != 1)}",
+              f"{len(puzzle.pairs)} pairs after {made.cuts} cut{'s' * (made.cuts != 1)}{moved}",
               file=sys.stderr)
     if as_json:
         file = {"file": str(out / name)} if out else {}
