@@ -118,18 +118,19 @@ def test_a_lookahead_hint_and_none():
 
 
 def test_grades_differ_in_solve_effort():
-    """The ``search`` backend (the seed's path extension) takes more nodes on
-    medium boards than on easy ones: medians over well-designed boards
-    (benchmarks/numberlink_grades.py measures the ratios, hard included)."""
+    """The ``links`` backend (its own propagation, corner spikes included)
+    takes more nodes on medium boards than on easy ones: means over 80
+    well-designed boards (benchmarks/numberlink_grades.py measures the
+    guesses and the ``search`` nodes, hard boards included)."""
     nodes: dict[str, list[int]] = {name: [] for name in GRADES}
-    engine = KIND.backend("search")
+    engine = KIND.backend("links")
     for seed in range(80):
-        n = 8 + seed % 4
+        n = 9 + seed % 3
         puzzle, _, _ = seed_well_designed(n, n, seed)
         nodes[grade(puzzle).name].append(int(engine.solve(puzzle).effort["nodes"]))
-    easy, medium = sorted(nodes["easy"]), sorted(nodes["medium"])
+    easy, medium = nodes["easy"], nodes["medium"]
     assert len(easy) >= 10 and len(medium) >= 10, nodes
-    assert medium[len(medium) // 2] > easy[len(easy) // 2]
+    assert sum(medium) / len(medium) > sum(easy) / len(easy), nodes
 
 
 def test_deduced_solution_is_verified_and_well_designed():
