@@ -28,7 +28,7 @@ from search.app.arguments import (
     rule_variants,
     worst,
 )
-from search.core.contract import InputError, LimitReached, Status
+from search.core.contract import InputError, LimitReached, Status, load
 from search.core.limits import Overtime, watchdog
 from search.core.puzzlekind import PuzzleKind
 from search.core.registry import load_puzzle
@@ -37,19 +37,27 @@ from search.lianliankan.io import format_board, format_move, move_json, solution
 from search.lianliankan.rules import rules_line
 from search.lianliankan.shuffle import Shuffled, shuffle
 
+# Numberlink and Futoshiki hints load their deductions on first use (not at start-up)
+CLUE_HINT = "search.app.clue_hints:answer"
 EXIT_OF_STATUS = {Status.SOLVED: YES, Status.UNSAT: NO, Status.LIMIT: UNDECIDED,
                   Status.ERROR: NO}
 
 
 def add_commands(commands: argparse._SubParsersAction) -> None:
-    text = "Lianliankan: the legal moves now, and a move that keeps the deal clearable"
+    text = ("Lianliankan: the legal moves now, and a move that keeps the deal clearable; "
+            "Numberlink: a forced link; Futoshiki: a forced value")
     sub = commands.add_parser("hint", help=text, description=text, epilog=(
-        "Exit codes: 0 a safe move, 1 every move loses, 2 bad usage or input, "
-        "3 the time limit came first (the legal moves are still listed)."))
+        "Lianliankan exit codes: 0 a safe move, 1 every move loses, 2 bad usage or input, "
+        "3 the time limit came first (the legal moves are still listed).  Numberlink and "
+        "Futoshiki: 0 a move, 1 (with --solve) no solution or several, 3 no forced move "
+        "(or the time limit)."))
     sub.add_argument("files", nargs="+", metavar="FILE")
     add_common_arguments(sub)
     sub.add_argument("--backend", help="the backend that looks for a safe move "
-                     "(default: the fastest for the rules)")
+                     "(Numberlink, Futoshiki: that proves the solution unique for --solve; "
+                     "default: the fastest for the rules)")
+    sub.add_argument("--solve", action="store_true", help="Numberlink, Futoshiki: when no "
+                     "deduction gives a move, a step of the unique solution")
     sub.set_defaults(run=run_hint)
     text = "Lianliankan: reshuffle the tiles left into a position that can be cleared"
     sub = commands.add_parser("shuffle", help=text, description=text, epilog=(
@@ -65,20 +73,22 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     sub.set_defaults(run=run_shuffle)
 
 
-def _boards(path: str, args: Any) -> list[tuple[str, PuzzleKind, Any]]:
-    """The Lianliankan positions of one file, under the rule flags given."""
+def _boards(path: str, args: Any, kinds: tuple[str, ...] = ("lianliankan",)
+            ) -> list[tuple[str, PuzzleKind, Any]]:
+    """The positions of one file (a puzzle of ``kinds``), under the rule flags given."""
     kind_, parsed = load_puzzle(path, args.puzzle)
-    if kind_.name != "lianliankan":
+    if kind_.name not in kinds:
         raise InputError(f"{args.command} is for lianliankan boards, not {kind_.name}", path)
     return [(v.name, kind_, v.puzzle) for v in rule_variants(kind_, parsed, path, args)]
 
 
-def _run(args: Any, answer: Callable[[str, PuzzleKind, Any, str], int]) -> int:
+def _run(args: Any, answer: Callable[[str, PuzzleKind, Any, str], int],
+         kinds: tuple[str, ...] = ("lianliankan",)) -> int:
     """``answer`` for every position of every file, with the backend to use."""
     codes = []
     for path in args.files:
         try:
-            boards = _boards(path, args)
+            boards = _boards(path, args, kinds)
         except InputError as error:
             print(f"gridcp: {error}", file=sys.stderr)
             codes.append(USAGE)
@@ -87,7 +97,7 @@ def _run(args: Any, answer: Callable[[str, PuzzleKind, Any, str], int]) -> int:
             rules = kind_.call("rules_of", board)
             backend = args.backend or kind_.default_backend("solve", rules)
             if backend not in kind_.backends:
-                print(f"gridcp: {path}: lianliankan has no backend {backend!r} "
+                print(f"gridcp: {path}: {kind_.name} has no backend {backend!r} "
                       f"(known: {', '.join(kind_.backends)})", file=sys.stderr)
                 codes.append(USAGE)
                 continue
@@ -97,12 +107,16 @@ def _run(args: Any, answer: Callable[[str, PuzzleKind, Any, str], int]) -> int:
 
 def run_hint(args: Any) -> int:
     def answer(name: str, kind_: PuzzleKind, board: Any, backend: str) -> int:
+        if kind_.name != "lianliankan":  # a move that follows from the clues
+            as_json, text, code = load(CLUE_HINT)(name, kind_, board, args)
+            print(json.dumps(as_json) if args.json else text, flush=True)
+            return code
         found = _bounded_hint(board, kind_, backend, args.time_limit)
         print(json.dumps(hint_json(name, backend, board, found)) if args.json
               else hint_text(name, backend, board, found), flush=True)
         return EXIT_OF_STATUS[found.status]
 
-    return _run(args, answer)
+    return _run(args, answer, ("lianliankan", "numberlink", "futoshiki"))
 
 
 def run_shuffle(args: Any) -> int:

@@ -66,6 +66,7 @@ from search.core.limits import allow_recursion
 from search.numberlink import KIND
 from search.numberlink.detour import WINDOWS, Shape, detour
 from search.numberlink.frontier.board import TooWide
+from search.numberlink.grade import grade
 from search.numberlink.links import Exhausted, Links
 from search.numberlink.model import Numberlink, Solution
 from search.numberlink.verify import covers, touches_itself, verify
@@ -554,6 +555,8 @@ def _report(puzzle: Numberlink, found: Finding | None, log: _Log, start: float,
         Status.UNSAT, Status.UNIQUE, Status.MULTIPLE)[found.lenient]
     details.update({"lenient_solutions": found.lenient, "full_cover_solutions": found.full,
                     "certificate_rule": found.rule, "step": found.step})
+    if ok and (level := grade(puzzle).name):
+        details["grade"] = level  # the deduction a solver needs (search.numberlink.grade)
     rules = puzzle.lenient() if found.rule == "lenient" else puzzle.covering()
     return CheckReport(ok=ok, verdict=verdict, status=status, details=details,
                        solutions=found.solutions, engine=f"{found.engine} ({found.step})",

@@ -51,10 +51,12 @@ from search.core.outputs import out_dir, write_file
 from search.numberlink import KIND
 from search.numberlink.detour import Shape, Window, put_back, restrict, windows
 from search.numberlink.generate import SeedGenerator, board_of_paths, seed_board
+from search.numberlink.grade import GRADES
 from search.numberlink.io import format_puzzle, format_solution, solution_json
 from search.numberlink.model import Cell, Numberlink, Solution
 from search.numberlink.paths_gen import large_board
 from search.pipelines.numberlink_check import Budget, check
+from search.pipelines.numberlink_difficulty import Drawn, Graded, graded
 
 # Cells per pair on the drawn board when ``--pairs`` is not given: the proof's
 # work falls fast as pairs are added (20x20, seeds 65004-65006: 1.4-1.8 CPU s
@@ -304,6 +306,10 @@ def add_generate_arguments(parser: argparse.ArgumentParser) -> None:
                         help="with --method paths or well-designed: glue the paths down to "
                              "N pairs (default: paths, about the square root of the area; "
                              "well-designed, a pair per 12 cells, and its repairs add more)")
+    parser.add_argument("--difficulty", choices=GRADES, default=None,
+                        help="with the well-designed method: boards of this grade, by the "
+                             "deduction a solver needs (easy: forced moves; medium: a "
+                             "lookahead; hard: search)")
 
 
 def generate(args: argparse.Namespace) -> int:
@@ -326,6 +332,9 @@ def generate(args: argparse.Namespace) -> int:
     out = out_dir(args.out) if args.out else None
     if method == "seed" and args.check:
         return _seed_share(height, width, seed, count, checker, args.json)
+    difficulty = getattr(args, "difficulty", None)
+    if difficulty and method != "well-designed":
+        raise GridcpError("--difficulty goes with the well-designed method")
     start = time.perf_counter()
     for s in range(seed, seed + count):
         made = None
@@ -335,6 +344,9 @@ def generate(args: argparse.Namespace) -> int:
             puzzle, solution = large_board(height, width, s, pairs=pairs)
         elif method == "seed-well-designed":
             puzzle, solution, _ = seed_well_designed(height, width, s, backend=checker)
+        elif difficulty:
+            made = _graded(height, width, s, difficulty, pairs, args.check_backend)
+            puzzle, solution = made.puzzle, made.solution
         else:
             made = well_designed(height, width, s, pairs=pairs, backend=args.check_backend)
             puzzle, solution = made.puzzle, made.solution
@@ -345,19 +357,43 @@ def generate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _graded(height: int, width: int, seed: int, difficulty: str, pairs: int | None,
+            backend: str | None) -> Graded:
+    """A well-designed board of the grade asked for (``numberlink_difficulty``)."""
+    design = Design()
+
+    def draw(board_seed: int) -> Drawn:
+        made = well_designed(height, width, board_seed, pairs=pairs, design=design,
+                             backend=backend)
+        return Drawn(made.puzzle, made.solution, made.proved_by or "--check-backend",
+                     made.effort)
+
+    return graded(draw, seed, difficulty, budget=design.check, backend=backend)
+
+
 def _emit(puzzle: Numberlink, solution: Solution, seed: int, out: Path | None,
-          as_json: bool, method: str, made: Made | None = None, force: bool = False) -> None:
+          as_json: bool, method: str, made: Made | Graded | None = None,
+          force: bool = False) -> None:
     text = format_puzzle(puzzle) + "\n" + format_solution(puzzle, solution)
     name = f"numberlink_{puzzle.width}x{puzzle.height}_{method}_{seed}.nl"
     if out:
         write_file(out / name, text, force=force)
-    proof = {} if made is None else {
-        "proved_by": made.proved_by or "--check-backend", "pairs": len(puzzle.pairs),
-        "cuts": made.cuts, "checks": made.checks, "boards": made.boards,
-        "effort": {k: round(v, 6) for k, v in sorted(made.effort.items())}}
+    proof: dict = {}
+    if isinstance(made, Made):
+        proof = {"proved_by": made.proved_by or "--check-backend", "pairs": len(puzzle.pairs),
+                 "cuts": made.cuts, "checks": made.checks, "boards": made.boards}
+    elif made is not None:
+        proof = {"grade": made.grade.name, "proved_by": made.proved_by,
+                 "pairs": len(puzzle.pairs), "cuts": made.cuts, "moves": made.moves,
+                 "boards": made.drawn,
+                 "deduction": {k: v for k, v in made.grade.effort.items()}}
+    if made is not None:
+        proof["effort"] = {k: round(v, 6) for k, v in sorted(made.effort.items())}
     if made is not None and not as_json:
-        print(f"gridcp: seed {seed}: WELL-DESIGNED by {proof['proved_by']}; "
-              f"{len(puzzle.pairs)} pairs after {made.cuts} cut{'s' * (made.cuts != 1)}",
+        graded_as = f"{proof['grade']}, " if "grade" in proof else ""
+        moved = f" and {proof['moves']} slides and merges" if "moves" in proof else ""
+        print(f"gridcp: seed {seed}: {graded_as}WELL-DESIGNED by {proof['proved_by']}; "
+              f"{len(puzzle.pairs)} pairs after {made.cuts} cut{'s' * (made.cuts != 1)}{moved}",
               file=sys.stderr)
     if as_json:
         file = {"file": str(out / name)} if out else {}

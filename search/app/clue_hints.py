@@ -1,0 +1,140 @@
+"""``gridcp hint`` for Numberlink and Futoshiki: a move that follows from the clues.
+
+Numberlink: a forced link (a cell and its next step) by the cheapest
+deduction (``search.numberlink.grade.forced_link``: the forced moves, then a
+lookahead), under the rule of the flags (full cover unless ``--lenient``),
+with its reason.  Futoshiki: a cell value by the cheapest of Tatham's rules
+(``search.futoshiki.hint.forced_value``), with the rule's name.  Each holds
+in every solution.  When no deduction gives a move: "no forced move" (exit
+3, as a limit: the deductions stop there), and with ``--solve`` the solver's
+move instead, a step of the unique solution (a backend's ``unique``; several
+solutions or none: exit 1).  Exit 0 for a move.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from search.app.arguments import NO, UNDECIDED, YES
+from search.core.contract import LimitReached, Status, load
+from search.core.limits import Overtime, watchdog
+from search.core.puzzlekind import PuzzleKind
+from search.futoshiki.hint import forced_value
+from search.numberlink.grade import forced_link
+
+KINDS = ("numberlink", "futoshiki")
+
+
+@dataclass(frozen=True)
+class Move:
+    """What the hint says: ``status`` SOLVED (a move), LIMIT (no forced move,
+    or the time limit), UNSAT / MULTIPLE (``--solve`` on a puzzle without
+    one solution); ``how`` names the rule or the engine."""
+
+    status: Status
+    move: dict[str, Any] = field(default_factory=dict)
+    how: str = ""
+    reason: str = ""
+    wall: float = 0.0
+    effort: dict[str, float] = field(default_factory=dict)
+
+
+def answer(name: str, kind_: PuzzleKind, puzzle: Any, args: Any) -> tuple[dict, str, int]:
+    """The hint on one puzzle: its JSON object, its text and its exit code."""
+    start = time.perf_counter()
+    try:
+        with watchdog(args.time_limit):
+            found = _deduced(kind_, puzzle)
+            if found is None and getattr(args, "solve", False):
+                found = _solver_move(kind_, puzzle, args)
+    except (Overtime, LimitReached):
+        found = Move(Status.LIMIT, reason=f"stopped at the time limit ({args.time_limit:g} s)")
+    if found is None:
+        found = Move(Status.LIMIT, reason="no forced move: the deductions find none "
+                     "(--solve gives a step of the solution)")
+    found = Move(found.status, found.move, found.how, found.reason,
+                 time.perf_counter() - start, found.effort)
+    code = {Status.SOLVED: YES, Status.LIMIT: UNDECIDED}.get(found.status, NO)
+    return _json(name, kind_, found), _text(name, kind_, found), code
+
+
+def _deduced(kind_: PuzzleKind, puzzle: Any) -> Move | None:
+    if kind_.name == "numberlink":
+        link = forced_link(puzzle)
+        if link is None:
+            return None
+        move = {"cell": list(link.cell), "next": list(link.next), "label": link.label}
+        return Move(Status.SOLVED, move, link.rule, link.reason)
+    value = forced_value(puzzle)
+    if value is None:
+        return None
+    return Move(Status.SOLVED, {"cell": list(value.cell), "value": value.value},
+                value.rule, f"by {value.rule} (Tatham's {value.grade} level)")
+
+
+def _solver_move(kind_: PuzzleKind, puzzle: Any, args: Any) -> Move:
+    """A step of the unique solution, by a backend's ``unique``."""
+    rules = kind_.call("rules_of", puzzle)
+    backend = args.backend or _unique_backend(kind_, rules)
+    result = kind_.backend(backend).unique(puzzle, time_limit=args.time_limit)
+    effort = dict(result.effort)
+    if result.status is not Status.UNIQUE:
+        words = {Status.UNSAT: "the puzzle has no solution",
+                 Status.MULTIPLE: "the puzzle has several solutions: no move follows"}
+        return Move(result.status, how=backend, effort=effort,
+                    reason=words.get(result.status, "the solver stopped undecided"))
+    problems = kind_.call("verify", puzzle, result.solutions[0])
+    if problems:
+        raise AssertionError(f"{backend}'s solution fails verify: {problems}")
+    solution = result.solutions[0]
+    if kind_.name == "numberlink":
+        path = solution.paths[0]
+        move = {"cell": list(path[0]), "next": list(path[1]), "label": puzzle.pairs[0].label}
+    else:
+        n = puzzle.n
+        i = next(i for i in range(n * n) if not puzzle.givens[i // n][i % n])
+        move = {"cell": [i // n, i % n], "value": solution.grid[i // n][i % n]}
+    return Move(Status.SOLVED, move, backend, f"a step of the unique solution (proved by "
+                f"{backend}); no deduction gives one", effort=effort)
+
+
+def _unique_backend(kind_: PuzzleKind, rules: frozenset[str]) -> str:
+    """The counting default when it offers ``unique``, else the first that does."""
+    name = kind_.default_backend("count", rules)
+    if "unique" in load(kind_.backends[name]).calls:
+        return name
+    return kind_.default_backend("unique", rules)
+
+
+def _json(name: str, kind_: PuzzleKind, found: Move) -> dict[str, Any]:
+    out: dict[str, Any] = {"file": name, "puzzle": kind_.name, "task": "hint",
+                           "status": str(found.status)}
+    if found.move:
+        out["move"] = found.move
+    if found.how:
+        out["rule" if found.status is Status.SOLVED and "solution" not in found.reason
+            else "engine"] = found.how
+    out["message"] = found.reason
+    out.update(wall=round(found.wall, 6), effort=found.effort)
+    return out
+
+
+def _text(name: str, kind_: PuzzleKind, found: Move) -> str:
+    what = {Status.SOLVED: "FORCED" if "solution" not in found.reason else "SOLVER'S MOVE",
+            Status.LIMIT: "NO FORCED MOVE" if "time limit" not in found.reason else "LIMIT",
+            Status.UNSAT: "NO SOLUTION", Status.MULTIPLE: "SEVERAL SOLUTIONS"}[found.status]
+    if what == "FORCED":
+        what = "FORCED LINK" if kind_.name == "numberlink" else "FORCED VALUE"
+    figures = ", ".join(([found.how] if found.how else []) + [f"{found.wall:.3f} s"])
+    lines = [f"{name}: {what} ({figures})"]
+    move = found.move
+    if move and kind_.name == "numberlink":
+        path = f", path {move['label']}" if move["label"] is not None else ""
+        lines.append(f"  move: ({move['cell'][0]},{move['cell'][1]}) - "
+                     f"({move['next'][0]},{move['next'][1]}){path}")
+    elif move:
+        lines.append(f"  move: ({move['cell'][0]},{move['cell'][1]}) = {move['value']}")
+    lines.append(f"  {found.reason}")
+    return "\n".join(lines)

@@ -1,0 +1,230 @@
+"""Well-designed Numberlink boards of a chosen grade (``generate numberlink
+--difficulty easy|medium|hard``), steered from the well-designed generator.
+
+A board drawn by ``well_designed`` has a grade (``search.numberlink.grade``).
+Three moves change it:
+
+- *a cut* makes it easier: a path of the solution S cut in two (each half of
+  two cells or more) adds two labels where the deduction is stuck (a step of
+  S whose link the deduction left open).  A cut keeps the board well-designed
+  without a new proof: a solution of the cut board with the cut step added
+  back solves the old board, so it is S without that step.
+- *a slide* or *a merge* may make it harder: where an end of one path lies
+  beside an end of another, the first takes the other's end cell (a slide),
+  or the two become one (a merge, two labels fewer).  Either can let a
+  second solution in, so the new board is proved again: by the lenient
+  deduction when it fills the board (``lenient_proof``), else by the
+  well-designed check with the generator's budget; it is kept only when
+  proved, no harder than wanted, and no easier than before (the lookahead's
+  probes measure the way within a grade).
+
+Harder than wanted: cut until the grade is the one wanted (past it, the
+board is dropped).  Easier than wanted: slides and merges in a random order
+until the grade is reached (within ``MOVES`` tries; else the board is
+dropped).  Every choice comes from one ``random.Random`` seeded by the seed,
+and every budget is work, so a seed gives the same board on any machine;
+the first board drawn is the seed's own board of the well-designed generator.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from search.core.contract import Deadline, GridcpError, add_effort
+from search.numberlink.generate import board_of_paths
+from search.numberlink.grade import GRADES, PROBES, Deduction, Grade, grade, lookahead
+from search.numberlink.model import Cell, Numberlink, Solution
+from search.numberlink.verify import verify
+from search.pipelines.numberlink_check import Budget, check
+
+BOARDS = 10  # boards drawn for one seed before the grade is given up
+MOVES = 150  # slides and merges tried on one board (each kept one costs a check)
+DEDUCED = "deduction (lenient, no self-touch)"  # the proof of ``lenient_proof``
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """A well-designed board as the generator gives it: the puzzle, its
+    solution, the engine that proved it, and the work it took."""
+
+    puzzle: Numberlink
+    solution: Solution
+    proved_by: str
+    effort: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Graded:
+    """A well-designed board of the grade asked for, after the steering: its
+    ``grade``, the engine whose proof it rests on (a cut keeps a proof), the
+    ``cuts`` and kept ``moves`` (slides and merges), the boards ``drawn``
+    and the work in all."""
+
+    puzzle: Numberlink
+    solution: Solution
+    grade: Grade
+    proved_by: str
+    cuts: int
+    moves: int
+    drawn: int
+    effort: dict[str, float]
+
+
+def graded(draw: Callable[[int], Drawn], seed: int, difficulty: str, *,
+           budget: Budget, backend: str | None = None,
+           time_limit: float | None = None) -> Graded:
+    """A well-designed board of grade ``difficulty`` from ``seed``: ``draw``
+    makes a well-designed board from a seed, ``budget`` is the check's on a
+    board after a slide or a merge (``backend``: that engine's check instead)."""
+    if difficulty not in GRADES:
+        raise GridcpError(f"unknown difficulty {difficulty!r} (known: {', '.join(GRADES)})")
+    target = GRADES.index(difficulty)
+    deadline = Deadline(time_limit)
+    rng = random.Random(f"numberlink-difficulty-{seed}")
+    effort: dict[str, float] = {}
+    for drawn in range(1, BOARDS + 1):
+        board = draw(seed if drawn == 1 else rng.getrandbits(32))
+        add_effort(effort, board.effort)
+        steer = _Steer(board, rng, budget, backend, deadline)
+        found = steer.run(target)
+        add_effort(effort, steer.effort)
+        if found is not None:
+            problems = verify(steer.puzzle, steer.solution)
+            if problems:
+                raise AssertionError(f"a steered board's solution fails verify: {problems}")
+            return Graded(steer.puzzle, steer.solution, found, steer.proved_by, steer.cuts,
+                          steer.moves, drawn, effort)
+    raise GridcpError(f"no {difficulty} well-designed puzzle from seed {seed} within "
+                      f"{BOARDS} boards")
+
+
+class _Steer:
+    """One board steered towards a grade by cuts, slides and merges."""
+
+    def __init__(self, board: Drawn, rng: random.Random, budget: Budget,
+                 backend: str | None, deadline: Deadline):
+        self.puzzle, self.solution, self.proved_by = board.puzzle, board.solution, board.proved_by
+        self.rng, self.budget, self.backend, self.deadline = rng, budget, backend, deadline
+        self.cuts = self.moves = 0
+        self.effort: dict[str, float] = {}
+
+    def run(self, target: int) -> Grade | None:
+        now = self._grade(self.puzzle)
+        while now.level is not None and now.level > target:
+            if not self._cut():
+                return None
+            now = self._grade(self.puzzle)
+        if now.level is None:
+            return None
+        if now.level < target:
+            return self._climb(target, now)
+        return now
+
+    def _grade(self, puzzle: Numberlink) -> Grade:
+        found = grade(puzzle)
+        add_effort(self.effort, {f"grade.{k}": v for k, v in found.effort.items()})
+        return found
+
+    def _cut(self) -> bool:
+        """Cut a path at a step of S the deduction left open; False if none can be."""
+        puzzle, solution = self.puzzle, self.solution
+        board = Deduction(puzzle, nst=True)
+        if not (board.start() and board.closure()):
+            return False
+        open_steps = {frozenset((board.cell(i), board.cell(i + board.step[d])))
+                      for i, d in board.open_links()}
+        where = [(p, i) for p, path in enumerate(solution.paths)
+                 for i in range(1, len(path) - 2)
+                 if frozenset((path[i], path[i + 1])) in open_steps]
+        if not where:
+            return False
+        p, i = self.rng.choice(where)
+        paths = [list(path) for path in solution.paths]
+        paths[p:p + 1] = [paths[p][: i + 1], paths[p][i + 1:]]
+        self._set(*board_of_paths(puzzle.height, puzzle.width, paths, puzzle.blocked))
+        self.cuts += 1
+        return True
+
+    def _climb(self, target: int, now: Grade) -> Grade | None:
+        """Slides and merges, in a random order, kept while the board stays
+        well-designed, no harder than ``target`` and no easier than now (the
+        lookahead's probes measure the way within a grade); the grade once
+        ``target`` is reached, None if ``MOVES`` tries do not reach it."""
+        height, width = self.puzzle.height, self.puzzle.width
+        for _ in range(MOVES):
+            paths = self.rng.choice(moves(self.solution) or [None])
+            if paths is None:
+                return None
+            puzzle, solution = board_of_paths(height, width, paths, self.puzzle.blocked)
+            found = self._grade(puzzle)
+            if found.level is None or found.level > target or _score(found) < _score(now):
+                continue
+            proof = lenient_proof(puzzle)
+            report = None
+            if proof is None or proof.edges != solution.edges:
+                report = check(puzzle, backend=self.backend, budget=self.budget,
+                               time_limit=self.deadline.remaining())
+                add_effort(self.effort, {f"check.{k}": v for k, v in report.effort.items()})
+                if not report.ok:
+                    continue
+            self.proved_by = DEDUCED if report is None else report.engine
+            self._set(puzzle, solution)
+            self.moves += 1
+            now = found
+            if found.level == target:
+                return found
+        return None
+
+    def _set(self, puzzle: Numberlink, solution: Solution) -> None:
+        self.puzzle, self.solution = puzzle, solution
+
+
+def lenient_proof(puzzle: Numberlink) -> Solution | None:
+    """The one lenient solution when the deductions under the lenient rule
+    with no self-touch fill the board with a full cover, else None.  That
+    proves the puzzle well-designed: every lenient solution shortcuts to a
+    self-avoiding one, which the deduction shows is S; a solution other than
+    S would shortcut to S, so it would hold all of S's cells and more, and S
+    holds them all."""
+    board = Deduction(puzzle.lenient(), nst=True)
+    if not (board.start() and board.closure()):
+        return None
+    if not board.complete() and not (lookahead(board, PROBES, {"probes": 0, "rounds": 0})
+                                     and board.complete()):
+        return None
+    found = board.solution_or_none()
+    if found is None or len({c for path in found.paths for c in path}) != len(
+            puzzle.open_cells):
+        return None
+    return found
+
+
+def _score(found: Grade) -> tuple[int, int]:
+    return (found.level or 0, found.effort.get("probes", 0))
+
+
+def moves(solution: Solution) -> list[list[list[Cell]]]:
+    """The paths after each slide and merge of ``solution``: where an end x of
+    path p lies beside an end y of path q, p takes y from q (a slide, when q
+    keeps two cells or more), or p and q join (a merge)."""
+    ends: dict[Cell, tuple[int, bool]] = {}
+    for p, path in enumerate(solution.paths):
+        ends[path[0]] = (p, False)
+        ends[path[-1]] = (p, True)
+    out = []
+    for x, (p, x_last) in ends.items():
+        r, c = x
+        for y in ((r + 1, c), (r, c + 1), (r - 1, c), (r, c - 1)):
+            if y not in ends or ends[y][0] == p:
+                continue
+            q, y_last = ends[y]
+            first = list(solution.paths[p]) if x_last else list(solution.paths[p])[::-1]
+            second = list(solution.paths[q])[::-1] if y_last else list(solution.paths[q])
+            rest = [list(path) for k, path in enumerate(solution.paths) if k not in (p, q)]
+            if len(second) >= 3:
+                out.append(rest + [first + second[:1], second[1:]])
+            if p < q:
+                out.append(rest + [first + second])
+    return out

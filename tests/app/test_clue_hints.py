@@ -1,0 +1,95 @@
+"""``gridcp hint`` on Numberlink and Futoshiki files, ``generate numberlink
+--difficulty``, and the grade in ``check``: exit codes, text and JSON."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+from search.app.clue_hints import _solver_move
+from search.core.registry import kind
+from search.numberlink.grade import grade
+from search.numberlink.io import parse
+from search.numberlink.verify import verify
+
+ROOT = Path(__file__).resolve().parents[2]
+SEED_7X7 = ROOT / "instances" / "numberlink" / "seed-article" / "seed_7x7.nl"
+FUTOSHIKI = ROOT / "instances" / "futoshiki" / "handmade" / "seed_example_3.txt"
+OPEN = "| 1 || || || || 2 |\n| 1 || || || || 2 |\n"  # four full covers, nothing forced
+
+
+def gridcp(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "search", *args], cwd=cwd,
+                          capture_output=True, text=True, timeout=600,
+                          env={"PYTHONPATH": str(ROOT), "PATH": ""})
+
+
+def test_numberlink_hint_text_and_json():
+    done = gridcp("hint", str(SEED_7X7))
+    assert done.returncode == 0, done.stderr
+    assert "FORCED LINK (forced moves" in done.stdout
+    done = gridcp("hint", "--json", str(SEED_7X7))
+    out = json.loads(done.stdout)
+    assert out["status"] == "SOLVED" and out["rule"] == "forced moves"
+    puzzle = parse(SEED_7X7.read_text(), str(SEED_7X7))
+    solution = kind("numberlink").backend("frontier").unique(puzzle).solutions[0]
+    step = frozenset((tuple(out["move"]["cell"]), tuple(out["move"]["next"])))
+    assert step in solution.edges
+
+
+def test_numberlink_no_forced_move_and_solve(tmp_path):
+    board = tmp_path / "open.nl"
+    board.write_text(OPEN)
+    done = gridcp("hint", str(board))
+    assert done.returncode == 3 and "NO FORCED MOVE" in done.stdout
+    done = gridcp("hint", "--solve", str(board), "--json")
+    out = json.loads(done.stdout)
+    assert done.returncode == 1 and out["status"] == "MULTIPLE"
+
+
+def test_solver_move_is_a_step_of_the_unique_solution():
+    puzzle = parse(SEED_7X7.read_text(), str(SEED_7X7))
+    args = SimpleNamespace(backend=None, time_limit=None)
+    found = _solver_move(kind("numberlink"), puzzle, args)
+    assert str(found.status) == "SOLVED"
+    solution = kind("numberlink").backend("frontier").unique(puzzle).solutions[0]
+    assert frozenset((tuple(found.move["cell"]), tuple(found.move["next"]))) in solution.edges
+
+
+def test_futoshiki_hint():
+    done = gridcp("hint", "--json", str(FUTOSHIKI))
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert out["puzzle"] == "futoshiki" and out["rule"] and out["move"]["value"] >= 1
+    done = gridcp("hint", str(FUTOSHIKI))
+    assert "FORCED VALUE" in done.stdout
+
+
+def test_generate_difficulty_reproduces_and_holds_its_grade(tmp_path):
+    for difficulty in ("easy", "medium"):
+        runs = [gridcp("generate", "numberlink", "--size", "8", "--seed", "3",
+                       "--difficulty", difficulty, "--json") for _ in range(2)]
+        assert runs[0].returncode == 0, runs[0].stderr
+        assert runs[0].stdout == runs[1].stdout
+        out = json.loads(runs[0].stdout)
+        assert out["grade"] == difficulty
+        puzzle = parse(out["puzzle"], "<json>")
+        assert grade(puzzle).name == difficulty
+        assert kind("numberlink").call("check", puzzle).ok
+        paths = [tuple(map(tuple, cells)) for _, cells in out["paths"]]
+        assert len(paths) == len(puzzle.pairs)
+
+
+def test_difficulty_needs_the_well_designed_method():
+    done = gridcp("generate", "numberlink", "--method", "seed", "--difficulty", "easy")
+    assert done.returncode == 2 and "--difficulty" in done.stderr
+
+
+def test_check_shows_the_grade():
+    out = json.loads(gridcp("check", "--json", str(SEED_7X7)).stdout)
+    assert out["grade"] == "easy"
+    puzzle = parse(SEED_7X7.read_text(), str(SEED_7X7))
+    assert not verify(puzzle, grade(puzzle).solution)
