@@ -60,15 +60,15 @@ class Deduction(Links):
         self.laid: list[tuple[int, int, str]] = []
         self._painting = False
 
-    def link(self, i: int, d: int) -> bool:
+    def link(self, i: int, d: int, why: int = 0) -> bool:
         if not (self.on[i] | self.off[i]) >> d & 1:
             self.laid.append((i, d, self._reason(i)))
-        return super().link(i, d)
+        return super().link(i, d, why)
 
-    def paint(self, start: int, came: int, c: int) -> bool:
+    def paint(self, start: int, came: int, c: int, why: int) -> bool:
         self._painting, before = True, self._painting
         try:
-            return super().paint(start, came, c)
+            return super().paint(start, came, c, why)
         finally:
             self._painting = before
 
