@@ -52,6 +52,7 @@ from search.app.arguments import (
 from search.app.manifest import expected
 from search.app.play import add_commands as add_play_commands
 from search.app.progress import Progress
+from search.core import compiled
 from search.core.contract import (
     CheckReport,
     CountResult,
@@ -631,6 +632,7 @@ class VersionAction(argparse.Action):
 
     def __call__(self, parser: argparse.ArgumentParser, *args: Any) -> NoReturn:
         print(f"gridcp {version()}")
+        print(compiled.describe())  # which kernels run compiled, which interpreted
         parser.exit(YES)
 
 
