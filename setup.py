@@ -35,6 +35,10 @@ class OptionalBuild(build_ext):
     """build_ext that never fails the install: a kernel that does not compile stays
     interpreted."""
 
+    def initialize_options(self) -> None:
+        super().initialize_options()
+        self.failed: set[str] = set()  # the kernels that did not compile
+
     def run(self) -> None:
         try:
             super().run()
@@ -45,7 +49,17 @@ class OptionalBuild(build_ext):
         try:
             super().build_extension(ext)
         except Exception as error:
+            self.failed.add(ext.name)
             warn(f"{ext.name}: {type(error).__name__}: {error}".splitlines()[0])
+
+    def copy_extensions_to_source(self) -> None:
+        """In place (editable installs): copy the kernels that were built."""
+        every = self.extensions
+        self.extensions = [ext for ext in every if ext.name not in self.failed]
+        try:
+            super().copy_extensions_to_source()
+        finally:
+            self.extensions = every
 
 
 def extensions() -> list:

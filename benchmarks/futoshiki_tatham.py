@@ -3,6 +3,8 @@
     python benchmarks/futoshiki_tatham.py --tatham-src DIR [--repeat K] [--generated N]
                                            [--sets DIR] [--ids FILE]
     python benchmarks/futoshiki_tatham.py --make-ids FILE [--per-grade N] [--first-seed S]
+    python benchmarks/futoshiki_tatham.py --make-tatham-ids FILE --tatham-src DIR
+                                           [--per-grade N] [--first-seed S]
 
 ``DIR`` holds Tatham's sources (``unequal.c``, ``latin.c``, ...; upstream
 commit a4f68b6a, the one that made the public game IDs).  The script writes a
@@ -23,7 +25,9 @@ gridcp's side is measured.
    gridcp's wall time too.
    With ``--ids FILE`` (lines ``grade, method, seed, game ID``, tab-separated, as
    ``--make-ids`` writes them: ``N / 2`` puzzles per grade and method from seeds
-   ``S``, ``S + 1``, ... of ``generate_graded``) the generated part is read from
+   ``S``, ``S + 1``, ... of ``generate_graded``; ``--make-tatham-ids`` writes
+   ``N`` per grade made by Tatham's own generator, ``new_game_desc`` seeded with
+   ``S``, ``S + 1``, ..., method ``tatham``) the generated part is read from
    that file instead, and a summary per grade and set gives gridcp's and
    Tatham's median and max side by side, with gridcp's nodes.
 3. Start-up: ``python -m search solve`` on a 4x4 against ``python -c pass``,
@@ -108,6 +112,46 @@ int main(int argc, char **argv) {
 }
 """
 SOURCES = ("latin.c", "malloc.c", "misc.c", "random.c", "tree234.c", "nullfe.c", "matching.c")
+
+
+# Prints, per seed, a 9x9 game ID of Tatham's own generator at one grade, as a
+# line of an ids file: grade, "tatham", seed, game ID.
+GENERATOR = r"""
+#define main unequal_main
+#include "unequal.c"
+#undef main
+int main(int argc, char **argv) {
+    const char *params = argv[1], *grade = argv[2];
+    int first = atoi(argv[3]), count = atoi(argv[4]);
+    for (int s = first; s < first + count; s++) {
+        time_t seed = s;
+        random_state *rs = random_new((void *)&seed, sizeof seed);
+        game_params *p = default_params();
+        char *aux, *desc;
+        decode_params(p, params);
+        desc = new_game_desc(p, rs, &aux, false);
+        printf("%s\ttatham\t%d\t%d:%s\n", grade, s, p->order, desc);
+        fflush(stdout);
+        sfree(desc); sfree(aux); free_params(p); random_free(rs);
+    }
+    return 0;
+}
+"""
+
+
+def make_tatham_ids(src: Path, out: Path, per_grade: int, first_seed: int) -> None:
+    """Write ``per_grade`` 9x9 puzzles per grade made by Tatham's generator."""
+    folder = src.parent / "tatham-bench"
+    folder.mkdir(exist_ok=True)
+    (folder / "generate.c").write_text(GENERATOR)
+    binary = folder / "unequal-generate"
+    subprocess.run(["cc", "-O2", f"-I{src}", "-o", str(binary), str(folder / "generate.c"),
+                    *(str(src / s) for s in SOURCES), "-lm"], check=True, capture_output=True)
+    with out.open("w") as file:
+        for letter, want in zip("tekxr", GRADES):
+            done = subprocess.run([str(binary), f"9d{letter}", want, str(first_seed),
+                                   str(per_grade)], check=True, capture_output=True, text=True)
+            file.write(done.stdout)
 
 
 def build(src: Path) -> Path:
@@ -214,7 +258,9 @@ def speed_section(ids_file: Path, binary: Path | None, runs: int, generated: int
     if own is not None:
         for line in own.read_text().splitlines():
             level, method, _, gid = line.split("\t")
-            cases.append((f"gridcp {method}", level, gid))
+            # made by gridcp's generator (a method of it), or by Tatham's ("tatham")
+            origin = "Tatham's generator" if method == "tatham" else f"gridcp {method}"
+            cases.append((origin, level, gid))
     for want in GRADES if own is None else ():
         for seed in range(generated):
             for method in ("mixed", "relations"):
@@ -250,7 +296,7 @@ def side_by_side(out: list[list]) -> None:
 
     rows = []
     for level in GRADES:
-        for origin in ("tatham", "gridcp relations", "gridcp mixed"):
+        for origin in dict.fromkeys(r[0] for r in out):  # the sets, in order
             mine = [r for r in out if r[1] == level and r[0] == origin]
             if not mine:
                 continue
@@ -299,6 +345,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ids", type=Path,
                         help="gridcp-made 9x9 puzzles to time (as --make-ids writes them)")
     parser.add_argument("--make-ids", type=Path, help="write such a file and stop")
+    parser.add_argument("--make-tatham-ids", type=Path,
+                        help="write such a file of Tatham-generated 9x9s and stop "
+                             "(needs --tatham-src)")
     parser.add_argument("--per-grade", type=int, default=40,
                         help="puzzles per grade for --make-ids (default 40)")
     parser.add_argument("--first-seed", type=int, default=5000,
@@ -311,6 +360,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--skip-grades", action="store_true",
                         help="leave out the grade agreement and the start-up sections")
     args = parser.parse_args(argv)
+    if args.make_tatham_ids and args.tatham_src:
+        make_tatham_ids(args.tatham_src, args.make_tatham_ids, args.per_grade, args.first_seed)
+        return 0
     if args.make_ids:
         make_ids(args.make_ids, args.per_grade, args.first_seed)
         return 0
