@@ -270,8 +270,8 @@ def speed_section(ids_file: Path, binary: Path | None, runs: int, generated: int
     out = []
     for (origin, level, gid), (their_grade, their_ms) in zip(cases, theirs):
         wall, cpu, nodes = gridcp_ms(parse(gid), runs)
-        out.append([origin, level, their_grade, nodes, f"{wall:.1f}", f"{cpu:.1f}",
-                    f"{their_ms:.1f}", gid[:40] + "..."])
+        out.append([origin, level, their_grade, nodes, f"{wall:.2f}", f"{cpu:.2f}",
+                    f"{their_ms:.3f}", gid[:40] + "..."])
     print("## 9x9: solve and prove unique, in-process (ms)\n")
     table(["set", "grade", "Tatham's grade", "gridcp nodes", "gridcp wall", "gridcp CPU",
            "Tatham CPU (median)", "game ID"], out)
@@ -280,9 +280,9 @@ def speed_section(ids_file: Path, binary: Path | None, runs: int, generated: int
         mine = [float(r[5]) for r in out if r[1] == level]
         theirs_ms = [float(r[6]) for r in out if r[1] == level]
         if mine:
-            summary.append([level, len(mine), f"{max(mine):.1f}", f"{max(theirs_ms):.1f}",
-                            f"{sorted(mine)[len(mine) // 2]:.1f}",
-                            f"{sorted(theirs_ms)[len(theirs_ms) // 2]:.1f}"])
+            summary.append([level, len(mine), f"{max(mine):.2f}", f"{max(theirs_ms):.3f}",
+                            f"{sorted(mine)[len(mine) // 2]:.2f}",
+                            f"{sorted(theirs_ms)[len(theirs_ms) // 2]:.3f}"])
     table(["grade", "puzzles", "gridcp max CPU", "Tatham max", "gridcp median CPU",
            "Tatham median"], summary)
     if own is not None:
@@ -303,8 +303,8 @@ def side_by_side(out: list[list]) -> None:
             cpu = [float(r[5]) for r in mine]
             nodes = [r[3] for r in mine]
             theirs = [float(r[6]) for r in mine]
-            rows.append([level, origin, len(mine), f"{mid(cpu):.1f}", f"{max(cpu):.1f}",
-                         mid(nodes), max(nodes), f"{mid(theirs):.1f}", f"{max(theirs):.1f}",
+            rows.append([level, origin, len(mine), f"{mid(cpu):.2f}", f"{max(cpu):.2f}",
+                         mid(nodes), max(nodes), f"{mid(theirs):.3f}", f"{max(theirs):.3f}",
                          sum(a > b for a, b in zip(cpu, theirs)),
                          sum(t == float("inf") for t in theirs)])
     print("## Per grade and set: solve and prove unique, CPU ms in-process\n")
