@@ -3,6 +3,8 @@
     python benchmarks/futoshiki_tatham.py --tatham-src DIR [--repeat K] [--generated N]
                                            [--sets DIR] [--ids FILE]
     python benchmarks/futoshiki_tatham.py --make-ids FILE [--per-grade N] [--first-seed S]
+    python benchmarks/futoshiki_tatham.py --make-tatham-ids FILE --tatham-src DIR
+                                           [--per-grade N] [--first-seed S]
 
 ``DIR`` holds Tatham's sources (``unequal.c``, ``latin.c``, ...; upstream
 commit a4f68b6a, the one that made the public game IDs).  The script writes a
@@ -23,11 +25,15 @@ gridcp's side is measured.
    gridcp's wall time too.
    With ``--ids FILE`` (lines ``grade, method, seed, game ID``, tab-separated, as
    ``--make-ids`` writes them: ``N / 2`` puzzles per grade and method from seeds
-   ``S``, ``S + 1``, ... of ``generate_graded``) the generated part is read from
+   ``S``, ``S + 1``, ... of ``generate_graded``; ``--make-tatham-ids`` writes
+   ``N`` per grade made by Tatham's own generator, ``new_game_desc`` seeded with
+   ``S``, ``S + 1``, ..., method ``tatham``) the generated part is read from
    that file instead, and a summary per grade and set gives gridcp's and
    Tatham's median and max side by side, with gridcp's nodes.
-3. Start-up: ``python -m search solve`` on a 4x4 against ``python -c pass``,
-   wall and CPU (user + system) seconds, least of K.
+3. Start-up: ``python -m search solve`` on a 4x4 (compiled kernel and
+   ``GRIDCP_PURE=1``) against ``python -c pass``, CPU (user + system, by
+   getrusage of each finished child) and wall milliseconds over K runs
+   (``--startup``: this section alone).
 
 Figures on a shared machine include waiting for a core; the CPU seconds and
 node counts are the steadier figures.  Never asserts a time: it reports.
@@ -36,8 +42,10 @@ node counts are the steadier figures.  Never asserts a time: it reports.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import resource
+import statistics
 import subprocess
 import sys
 import time
@@ -108,6 +116,46 @@ int main(int argc, char **argv) {
 }
 """
 SOURCES = ("latin.c", "malloc.c", "misc.c", "random.c", "tree234.c", "nullfe.c", "matching.c")
+
+
+# Prints, per seed, a 9x9 game ID of Tatham's own generator at one grade, as a
+# line of an ids file: grade, "tatham", seed, game ID.
+GENERATOR = r"""
+#define main unequal_main
+#include "unequal.c"
+#undef main
+int main(int argc, char **argv) {
+    const char *params = argv[1], *grade = argv[2];
+    int first = atoi(argv[3]), count = atoi(argv[4]);
+    for (int s = first; s < first + count; s++) {
+        time_t seed = s;
+        random_state *rs = random_new((void *)&seed, sizeof seed);
+        game_params *p = default_params();
+        char *aux, *desc;
+        decode_params(p, params);
+        desc = new_game_desc(p, rs, &aux, false);
+        printf("%s\ttatham\t%d\t%d:%s\n", grade, s, p->order, desc);
+        fflush(stdout);
+        sfree(desc); sfree(aux); free_params(p); random_free(rs);
+    }
+    return 0;
+}
+"""
+
+
+def make_tatham_ids(src: Path, out: Path, per_grade: int, first_seed: int) -> None:
+    """Write ``per_grade`` 9x9 puzzles per grade made by Tatham's generator."""
+    folder = src.parent / "tatham-bench"
+    folder.mkdir(exist_ok=True)
+    (folder / "generate.c").write_text(GENERATOR)
+    binary = folder / "unequal-generate"
+    subprocess.run(["cc", "-O2", f"-I{src}", "-o", str(binary), str(folder / "generate.c"),
+                    *(str(src / s) for s in SOURCES), "-lm"], check=True, capture_output=True)
+    with out.open("w") as file:
+        for letter, want in zip("tekxr", GRADES):
+            done = subprocess.run([str(binary), f"9d{letter}", want, str(first_seed),
+                                   str(per_grade)], check=True, capture_output=True, text=True)
+            file.write(done.stdout)
 
 
 def build(src: Path) -> Path:
@@ -214,7 +262,9 @@ def speed_section(ids_file: Path, binary: Path | None, runs: int, generated: int
     if own is not None:
         for line in own.read_text().splitlines():
             level, method, _, gid = line.split("\t")
-            cases.append((f"gridcp {method}", level, gid))
+            # made by gridcp's generator (a method of it), or by Tatham's ("tatham")
+            origin = "Tatham's generator" if method == "tatham" else f"gridcp {method}"
+            cases.append((origin, level, gid))
     for want in GRADES if own is None else ():
         for seed in range(generated):
             for method in ("mixed", "relations"):
@@ -224,8 +274,8 @@ def speed_section(ids_file: Path, binary: Path | None, runs: int, generated: int
     out = []
     for (origin, level, gid), (their_grade, their_ms) in zip(cases, theirs):
         wall, cpu, nodes = gridcp_ms(parse(gid), runs)
-        out.append([origin, level, their_grade, nodes, f"{wall:.1f}", f"{cpu:.1f}",
-                    f"{their_ms:.1f}", gid[:40] + "..."])
+        out.append([origin, level, their_grade, nodes, f"{wall:.2f}", f"{cpu:.2f}",
+                    f"{their_ms:.3f}", gid[:40] + "..."])
     print("## 9x9: solve and prove unique, in-process (ms)\n")
     table(["set", "grade", "Tatham's grade", "gridcp nodes", "gridcp wall", "gridcp CPU",
            "Tatham CPU (median)", "game ID"], out)
@@ -234,9 +284,9 @@ def speed_section(ids_file: Path, binary: Path | None, runs: int, generated: int
         mine = [float(r[5]) for r in out if r[1] == level]
         theirs_ms = [float(r[6]) for r in out if r[1] == level]
         if mine:
-            summary.append([level, len(mine), f"{max(mine):.1f}", f"{max(theirs_ms):.1f}",
-                            f"{sorted(mine)[len(mine) // 2]:.1f}",
-                            f"{sorted(theirs_ms)[len(theirs_ms) // 2]:.1f}"])
+            summary.append([level, len(mine), f"{max(mine):.2f}", f"{max(theirs_ms):.3f}",
+                            f"{sorted(mine)[len(mine) // 2]:.2f}",
+                            f"{sorted(theirs_ms)[len(theirs_ms) // 2]:.3f}"])
     table(["grade", "puzzles", "gridcp max CPU", "Tatham max", "gridcp median CPU",
            "Tatham median"], summary)
     if own is not None:
@@ -250,15 +300,15 @@ def side_by_side(out: list[list]) -> None:
 
     rows = []
     for level in GRADES:
-        for origin in ("tatham", "gridcp relations", "gridcp mixed"):
+        for origin in dict.fromkeys(r[0] for r in out):  # the sets, in order
             mine = [r for r in out if r[1] == level and r[0] == origin]
             if not mine:
                 continue
             cpu = [float(r[5]) for r in mine]
             nodes = [r[3] for r in mine]
             theirs = [float(r[6]) for r in mine]
-            rows.append([level, origin, len(mine), f"{mid(cpu):.1f}", f"{max(cpu):.1f}",
-                         mid(nodes), max(nodes), f"{mid(theirs):.1f}", f"{max(theirs):.1f}",
+            rows.append([level, origin, len(mine), f"{mid(cpu):.2f}", f"{max(cpu):.2f}",
+                         mid(nodes), max(nodes), f"{mid(theirs):.3f}", f"{max(theirs):.3f}",
                          sum(a > b for a, b in zip(cpu, theirs)),
                          sum(t == float("inf") for t in theirs)])
     print("## Per grade and set: solve and prove unique, CPU ms in-process\n")
@@ -268,23 +318,32 @@ def side_by_side(out: list[list]) -> None:
 
 
 def startup_section(runs: int) -> None:
+    """Whole-process CPU of a 4x4 solve, compiled kernel and interpreted, against
+    ``python -c pass``: getrusage of each finished child, bytecode cached (one
+    run first, $PYTHONDONTWRITEBYTECODE left out)."""
     file = ROOT / "instances" / "futoshiki" / "tatham" / "u04_trivial_1.tatham"
-    commands = {"python -c pass": [sys.executable, "-c", "pass"],
-                "python -m search solve u04_trivial_1.tatham":
-                    [sys.executable, "-m", "search", "solve", str(file)]}
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    solve = [sys.executable, "-m", "search", "solve", str(file)]
+    commands = {"python -c pass": ([sys.executable, "-c", "pass"], {}),
+                "gridcp solve u04_trivial_1.tatham": (solve, {"GRIDCP_PURE": "0"}),
+                "the same, GRIDCP_PURE=1": (solve, {"GRIDCP_PURE": "1"})}
     rows = []
-    for name, command in commands.items():
+    for name, (command, extra) in commands.items():
+        subprocess.run(command, cwd=ROOT, env={**env, **extra}, capture_output=True,
+                       check=True)
         walls, cpus = [], []
         for _ in range(runs):
             before = resource.getrusage(resource.RUSAGE_CHILDREN)
             start = time.perf_counter()
-            subprocess.run(command, cwd=ROOT, capture_output=True, check=True)
+            subprocess.run(command, cwd=ROOT, env={**env, **extra}, capture_output=True,
+                           check=True)
             walls.append(time.perf_counter() - start)
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
             cpus.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
-        rows.append([name, f"{min(walls):.3f}", f"{min(cpus):.3f}"])
-    print("## Start-up, whole process (s, least of runs)\n")
-    table(["command", "wall", "CPU"], rows)
+        rows.append([name, f"{1000 * statistics.median(cpus):.0f}",
+                     f"{1000 * min(cpus):.0f}", f"{1000 * statistics.median(walls):.0f}"])
+    print("## Start-up, whole process (ms)\n")
+    table(["command", "CPU median", "CPU least", "wall median"], rows)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -299,6 +358,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ids", type=Path,
                         help="gridcp-made 9x9 puzzles to time (as --make-ids writes them)")
     parser.add_argument("--make-ids", type=Path, help="write such a file and stop")
+    parser.add_argument("--make-tatham-ids", type=Path,
+                        help="write such a file of Tatham-generated 9x9s and stop "
+                             "(needs --tatham-src)")
     parser.add_argument("--per-grade", type=int, default=40,
                         help="puzzles per grade for --make-ids (default 40)")
     parser.add_argument("--first-seed", type=int, default=5000,
@@ -308,9 +370,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tatham-cpu-cap", type=int,
                         help="CPU seconds per puzzle for Tatham's solver, each in its own "
                              "process (default: no cap, one process)")
+    parser.add_argument("--startup", action="store_true",
+                        help="only the start-up section (4x4 solve, whole process)")
     parser.add_argument("--skip-grades", action="store_true",
                         help="leave out the grade agreement and the start-up sections")
     args = parser.parse_args(argv)
+    if args.make_tatham_ids and args.tatham_src:
+        make_tatham_ids(args.tatham_src, args.make_tatham_ids, args.per_grade, args.first_seed)
+        return 0
+    if args.startup:
+        startup_section(args.repeat)
+        return 0
     if args.make_ids:
         make_ids(args.make_ids, args.per_grade, args.first_seed)
         return 0

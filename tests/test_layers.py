@@ -16,8 +16,10 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("search", "cpmodels")
 
 # The only loading by name: the registry's (``load("module:attribute")``, the puzzle
-# kinds) and the drawing module of a puzzle.  Everything else imports at the top.
-DYNAMIC_LOADERS = frozenset({"search.core.contract", "search.core.registry", "search.draw"})
+# kinds), the drawing module of a puzzle and the compiled kernels' loader (the
+# extension, or its source by path).  Everything else imports at the top.
+DYNAMIC_LOADERS = frozenset({"search.core.contract", "search.core.registry", "search.draw",
+                             "search.core.compiled"})
 # The lab's sweep modules still defer imports to break their two circles
 # (bench <-> report, peers <-> sweep_child); once those are cut, this set is empty.
 @dataclass(frozen=True)

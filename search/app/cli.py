@@ -51,8 +51,8 @@ from search.app.arguments import (
     worst,
 )
 from search.app.manifest import expected
-from search.app.play import add_commands as add_play_commands
 from search.app.progress import Progress
+from search.core import compiled
 from search.core.contract import (
     CheckReport,
     CountResult,
@@ -86,6 +86,9 @@ from search.core.registry import (
 PLUGINS = ("search.lab.crosscheck:add_commands", "search.lab.bench:add_commands",
            "search.lab.report:add_commands", "search.app.catalogue:add_commands")
 DRAW = "search.app.draw:run"  # by name: the drawing code loads for this command only
+# hint and shuffle, by name: their Lianliankan code loads only when no other command is
+# named (a Futoshiki solve's start-up does not pay for it)
+PLAY = "search.app.play:add_commands"
 EXIT_OF_STATUS = {
     Status.SOLVED: YES, Status.UNIQUE: YES, Status.COUNTED: YES,
     Status.UNSAT: NO, Status.MULTIPLE: NO, Status.INVALID: NO, Status.ERROR: NO,
@@ -634,6 +637,7 @@ class VersionAction(argparse.Action):
 
     def __call__(self, parser: argparse.ArgumentParser, *args: Any) -> NoReturn:
         print(f"gridcp {version()}")
+        print(compiled.describe())  # which kernels run compiled, which interpreted
         parser.exit(YES)
 
 
@@ -719,7 +723,6 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     sub.add_argument("--force", action="store_true", help="overwrite pictures that exist")
     add_memory_argument(sub)
     sub.set_defaults(run=run_draw)
-    add_play_commands(commands)  # hint, shuffle: light, so among the commands here
     words = sys.argv[1:] if argv is None else argv
     generating = words[1] if len(words) > 1 and words[0] == "generate" else None
     sub = commands.add_parser("generate", help="generate puzzles")
@@ -743,6 +746,9 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
         if kind_.add_generate_arguments and generating == kind_.name:
             kind_.call("add_generate_arguments", gen)
         gen.set_defaults(run=run_generate)
+    if words and words[0] in commands.choices:
+        return parser
+    load(PLAY)(commands)  # hint, shuffle: light, so before the plugins
     if words and words[0] in commands.choices:
         return parser
     for plugin in PLUGINS:

@@ -134,4 +134,4 @@ def _forcing_chains(engine: Engine) -> bool:
 # Tatham's deductions by grade (``unequal.c``'s solvers and ``latin.c``'s):
 # the engine's rules, then forcing chains.
 TATHAM: tuple[Deduction, ...] = (
-    *DEDUCTIONS, Deduction("forcing chains", "extreme", BOARD, _forcing_chains))
+    *DEDUCTIONS, Deduction("forcing chains", "extreme", BOARD, run=_forcing_chains))

@@ -36,10 +36,12 @@ from __future__ import annotations
 
 import sys
 import time
+from array import array
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from types import MethodType
 
+from search.core.compiled import is_compiled, load, source
 from search.core.contract import (
     CountResult,
     Deadline,
@@ -51,6 +53,9 @@ from search.core.contract import (
 )
 from search.futoshiki.backend import FutoshikiBackend
 from search.futoshiki.model import Futoshiki, Solution
+
+KERNEL_NAME = "search.futoshiki.kernel"
+KERNEL = load(KERNEL_NAME)  # the cheap rules: compiled where built (search.core.compiled)
 
 # Nodes between two looks at the clock: every node, since a node's propagation
 # grows as n^3 (the value planes) and 256 nodes of a 40 x 40 square took 16 s
@@ -140,25 +145,41 @@ CELL, LINES, BOARD = "cell", "lines", "board"  # where a deduction looks (``Dedu
 class Deduction:
     """One rule of the engine, named as in Tatham's solver (``unequal.c``'s
     table of solvers by difficulty): the grade that adds it, where it looks,
-    and the function that applies it (False on a contradiction).
+    and how it runs.
 
-    ``stage`` CELL: run on each cell whose domain changed, as ``run(engine,
-    cell, domain)``; LINES: over the rows and columns once no cell waits
-    (these two are the cheap rules that ``probe`` tries values with); BOARD:
-    over the board once the cheap rules are at their fixpoint.  A rule that
-    narrows a domain sends the engine back to the cheapest ones.
+    ``stage`` CELL: on each cell whose domain changed; LINES: over the rows and
+    columns once no cell waits.  These are the cheap rules, which ``probe``
+    tries values with: the kernel (``kernel.py``) applies them, in the order of
+    ``DEDUCTIONS``, and ``switch`` names its switch for the rule.  BOARD: over
+    the board once the cheap rules are at their fixpoint, as ``run(engine)``
+    (False on a contradiction).  A rule that narrows a domain sends the engine
+    back to the cheapest ones.
     """
 
     name: str
     grade: str
     stage: str
-    run: Callable[..., bool]
+    switch: str = ""  # CELL and LINES: the kernel's switch that turns the rule on
+    run: Callable[..., bool] | None = None  # BOARD: the rule
     wanted: Callable[[Engine], bool] | None = None  # None: always; else whether it can act
 
+
+def _int64(size: int) -> array[int]:
+    return array("q", bytes(8 * size))
+
+
+def _zeros(size: int) -> list[int]:
+    return [0] * size
 
 
 class Engine:
     """Domains, trail and propagation for one puzzle; the search drives it.
+
+    The node's state (domains, trail, weights) and the cheap rules live in the
+    kernel's ``State``: compiled over int64 buffers where the extension is built
+    and the square is at most ``kernel.LIMIT`` wide, else the same source
+    interpreted over lists.  ``dom``, ``weight`` and ``dirty`` are its buffers,
+    read (and the last two written) here too.
 
     ``deductions`` None runs every rule of ``DEDUCTIONS`` (and the static chain
     bounds).  The grader (``grade.py``) runs those of one of Tatham's levels
@@ -171,40 +192,38 @@ class Engine:
         cells = range(n * n)
         self.units = [[r * n + c for c in range(n)] for r in range(n)]
         self.units += [[r * n + c for r in range(n)] for c in range(n)]
-        self.unit_of = [(i // n, n + i % n) for i in cells]
-        self.peers = [
-            [j for j in self.units[i // n] + self.units[n + i % n] if j != i] for i in cells
-        ]
-        self.smaller: list[list[int]] = [[] for _ in cells]  # j with x_j < x_i
-        self.larger: list[list[int]] = [[] for _ in cells]  # j with x_j > x_i
+        smaller: list[list[int]] = [[] for _ in cells]  # j with x_j < x_i
+        larger: list[list[int]] = [[] for _ in cells]  # j with x_j > x_i
         for (ar, ac), (br, bc) in puzzle.less:
             a, b = ar * n + ac, br * n + bc
-            self.larger[a].append(b)
-            self.smaller[b].append(a)
+            larger[a].append(b)
+            smaller[b].append(a)
+        self.related = any(larger)
         # Adjacent mode: the neighbours joined to each cell by a bar, and by none.
         self.adjacent = puzzle.adjacent
-        self.barred: list[list[int]] = [[] for _ in cells]
-        self.unbarred: list[list[int]] = [[] for _ in cells]
+        barred: list[list[int]] = [[] for _ in cells]
+        unbarred: list[list[int]] = [[] for _ in cells]
         if puzzle.adjacent:
             for (ar, ac), (br, bc), bar in puzzle.adjacency():
                 a, b = ar * n + ac, br * n + bc
-                side = self.barred if bar else self.unbarred
+                side = barred if bar else unbarred
                 side[a].append(b)
                 side[b].append(a)
-        self.linked = [self.smaller[i] + self.larger[i] + self.barred[i] + self.unbarred[i]
-                       for i in cells]
+        self.linked = [smaller[i] + larger[i] + barred[i] + unbarred[i] for i in cells]
+        kernel = KERNEL
+        if n > kernel.LIMIT and is_compiled(kernel):  # domains wider than 64 bits
+            kernel = source(KERNEL_NAME)
+        self.compiled = is_compiled(kernel)
+        new = _int64 if self.compiled else _zeros
+        self.dom, self.weight, self.dirty = new(n * n), new(n * n), new(2 * n)
+        state = self.state = kernel.State(n, self.dom, self.weight, self.dirty, new,
+                                          larger, smaller, barred, unbarred, self.linked)
+        self.narrow, self.undo, self.choose = state.narrow, state.undo, state.choose
         self.graded = deductions is not None  # Tatham's rules only: no chain bounds
         self.use(DEDUCTIONS if deductions is None else deductions, start=False)
         # Per row and column, the value index each cell had in its last matching.
         self.mates = [[-1] * n for _ in self.units]
         self.plane_mates = [[-1] * n for _ in range(n)]  # per value: row -> column
-        self.dirty_values = self.full  # values whose plane changed
-        self.dom = [self.full] * (n * n)
-        self.trail: list[tuple[int, int]] = []
-        self.queue: list[int] = []
-        self.dirty = [True] * (2 * n)
-        self.last_conflict = -1  # the cell whose value last failed outright (choose)
-        self.weight = [2] * (n * n)  # 2 + contradictions met at or caused by each cell
         # The search meets the same unit domains again after undoing (about a
         # quarter of the calls on 9x9 puzzles), so Régin results are remembered.
         self.memo: dict[tuple[int, ...], tuple[bool, list[int] | None]] = {}
@@ -214,13 +233,13 @@ class Engine:
         """Run ``deductions`` from now on; ``start`` queues every cell, row, column
         and plane again, so that new rules see them."""
         deductions = tuple(d for d in deductions if d.wanted is None or d.wanted(self))
-        self.on_cell = tuple(d.run for d in deductions if d.stage == CELL)
-        self.on_lines = tuple(d.run for d in deductions if d.stage == LINES)
-        self.on_board = tuple(MethodType(d.run, self) for d in deductions if d.stage == BOARD)
+        for rule in DEDUCTIONS:
+            if rule.switch:
+                setattr(self.state, rule.switch, rule in deductions)
+        self.on_board = tuple(MethodType(d.run, self) for d in deductions
+                              if d.stage == BOARD and d.run is not None)
         if start:
-            self.queue[:] = range(self.n * self.n)
-            self.dirty = [True] * (2 * self.n)
-            self.dirty_values = self.full
+            self.state.requeue()
 
     def _start(self, puzzle: Futoshiki) -> bool:
         n = self.n
@@ -237,32 +256,16 @@ class Engine:
                 mask &= 1 << (value - 1) if 1 <= value <= n else 0
             if mask != self.dom[i] and not self.narrow(i, mask):
                 return False
-        self.trail.clear()  # the root state is never undone
+        self.state.ttop = 0  # the root state is never undone
         return self.propagate()
 
-    # -- changes and undo
+    # -- changes and undo (``narrow``, ``undo``: the kernel's)
 
-    def narrow(self, i: int, mask: int) -> bool:
-        """Set domain ``i`` to ``mask`` (a subset of it); False if it empties."""
-        if not mask:
-            self.weight[i] += 1
-            return False
-        old = self.dom[i]
-        if mask != old:
-            self.trail.append((i, old))
-            self.dom[i] = mask
-            self.queue.append(i)
-            r, c = self.unit_of[i]
-            self.dirty[r] = self.dirty[c] = True
-            self.dirty_values |= old ^ mask
-        return True
-
-    def undo(self, mark: int) -> None:
-        trail, dom = self.trail, self.dom
-        while len(trail) > mark:
-            i, old = trail.pop()
-            dom[i] = old
-        self.queue.clear()
+    @property
+    def trail(self) -> range:
+        """The trail, as far as callers need it: ``undo(len(engine.trail))`` comes
+        back to this state (the entries are the kernel's)."""
+        return range(self.state.ttop)
 
     # -- propagation
 
@@ -271,125 +274,13 @@ class Engine:
 
         As in Tatham's solver, after any deduction that narrows a domain the
         rules start again from the cheapest."""
-        steps = (self._cheap_fixpoint, *self.on_board)
+        state = self.state
+        steps = (state.fixpoint, *self.on_board)
         k = 0
         while k < len(steps):
             if not steps[k]():
                 return False
-            k = 0 if self.queue else k + 1
-        return True
-
-    def _cheap_fixpoint(self) -> bool:
-        """The rules of the changed cells and of the lines (hidden singles) until
-        none narrows a domain."""
-        on_lines = self.on_lines
-        while True:
-            if not self._cheap():
-                return False
-            for run in on_lines:
-                if not run(self):
-                    return False
-            if not self.queue:
-                return True
-
-    def _cheap(self) -> bool:
-        """The rules of each changed cell until the queue empties."""
-        dom, queue, on_cell = self.dom, self.queue, self.on_cell
-        while queue:
-            i = queue.pop()
-            d = dom[i]
-            for run in on_cell:
-                if not run(self, i, d):
-                    return False
-        return True
-
-    def _forward_checking(self, i: int, d: int) -> bool:
-        """An assigned value leaves the domains of its row and column."""
-        if d & (d - 1) == 0:
-            dom, narrow = self.dom, self.narrow
-            for j in self.peers[i]:
-                e = dom[j]
-                if e & d and not narrow(j, e & ~d):
-                    return False
-        return True
-
-    def _inequalities(self, i: int, d: int) -> bool:
-        """Bounds: a cell above ``i`` is above its lowest value, one below it
-        below its highest."""
-        dom, narrow = self.dom, self.narrow
-        low = (d & -d).bit_length()  # smallest value of i
-        high = d.bit_length()  # largest value of i
-        above = ~((1 << low) - 1)  # values > low
-        for j in self.larger[i]:
-            e = dom[j]
-            if e & ~above and not narrow(j, e & above):
-                return False
-        below = (1 << (high - 1)) - 1  # values < high
-        for j in self.smaller[i]:
-            e = dom[j]
-            if e & ~below and not narrow(j, e & below):
-                return False
-        return True
-
-    def _adjacent(self, i: int, d: int) -> bool:
-        """Adjacent mode, an assigned cell: its bars act on its neighbours."""
-        if d & (d - 1) or not (self.barred[i] or self.unbarred[i]):
-            return True
-        return self._bars(i, d, self.full)
-
-    def _adjacent_sets(self, i: int, d: int) -> bool:
-        """Adjacent mode, an open cell: its bars act on its neighbours as well
-        (arc consistency; ``_adjacent`` does the assigned ones)."""
-        if not d & (d - 1) or not (self.barred[i] or self.unbarred[i]):
-            return True
-        return self._bars(i, d, self.full)
-
-    def _bars(self, i: int, d: int, full: int) -> bool:
-        """Adjacent mode: a barred neighbour of ``i`` keeps the values 1 away from one
-        of ``d``; an unbarred one the values at least 2 away from one of ``d``."""
-        dom, narrow = self.dom, self.narrow
-        near = ((d << 1) | (d >> 1)) & full
-        for j in self.barred[i]:
-            e = dom[j]
-            if e & ~near and not narrow(j, e & near):
-                return False
-        if self.unbarred[i] and d.bit_count() <= 3:  # four values leave every value a partner
-            far = 0
-            rest = d
-            while rest:
-                low = rest & -rest
-                rest ^= low
-                far |= full & ~(low | low << 1 | low >> 1)
-            for j in self.unbarred[i]:
-                e = dom[j]
-                if e & ~far and not narrow(j, e & far):
-                    return False
-        return True
-
-    def _hidden_singles(self) -> bool:
-        """A value with one place left in a unit goes there; a value with none fails."""
-        dom, full, narrow = self.dom, self.full, self.narrow
-        for u, unit in enumerate(self.units):
-            if not self.dirty[u]:
-                continue
-            once = twice = 0
-            for i in unit:
-                d = dom[i]
-                twice |= once & d
-                once |= d
-            if once != full:
-                return False
-            single = once & ~twice
-            if not single:
-                continue
-            for i in unit:
-                d = dom[i]
-                hit = d & single
-                if hit and d != hit:
-                    if hit & (hit - 1):
-                        return False  # two values that each need this cell
-                    if not narrow(i, hit):
-                        return False
+            k = 0 if state.qtop else k + 1
         return True
 
     def _matching(self) -> bool:
@@ -398,13 +289,13 @@ class Engine:
         Only open cells take part: forward checking has already removed the
         values of assigned cells from their rows and columns.
         """
-        dom, dirty = self.dom, self.dirty
+        dom, dirty, state = self.dom, self.dirty, self.state
         for u, unit in enumerate(self.units):
-            if self.queue:  # forward checking first: the matching assumes it is done
+            if state.qtop:  # forward checking first: the matching assumes it is done
                 return True
             if not dirty[u]:
                 continue
-            dirty[u] = False
+            dirty[u] = 0
             places = [k for k, i in enumerate(unit) if dom[i] & (dom[i] - 1)]
             if len(places) < 3:  # one or two open cells: singles decide them
                 continue
@@ -424,12 +315,13 @@ class Engine:
     def _planes(self) -> bool:
         """The same filtering on each value's plane: a value sits once in every
         row and column, so rows are matched to columns (X-wings, swordfish, ...)."""
-        if not self.dirty_values:
+        state = self.state
+        if not state.dirty_values:
             return True
         dom, n = self.dom, self.n
         columns = [[0] * n for _ in range(n)]  # value -> row -> columns open to it
         placed = [0] * n  # value -> rows where it is assigned
-        wanted = self.dirty_values  # only the planes of these values are read below
+        wanted = state.dirty_values  # only the planes of these values are read below
         for i, d in enumerate(dom):
             if d & (d - 1) == 0:
                 placed[d.bit_length() - 1] |= 1 << (i // n)
@@ -440,11 +332,11 @@ class Engine:
                 low = d & -d
                 d ^= low
                 columns[low.bit_length() - 1][r] |= 1 << c
-        while self.dirty_values:
-            if self.queue:  # a value lost a place: the planes above are stale
+        while state.dirty_values:
+            if state.qtop:  # a value lost a place: the planes above are stale
                 return True
-            low = self.dirty_values & -self.dirty_values
-            self.dirty_values ^= low
+            low = state.dirty_values & -state.dirty_values
+            state.dirty_values ^= low
             v = low.bit_length() - 1
             places = [r for r in range(n) if not placed[v] >> r & 1]
             if len(places) < 3:
@@ -483,31 +375,13 @@ class Engine:
         values = [d.bit_length() for d in self.dom]
         return Solution(tuple(tuple(values[r * n : (r + 1) * n]) for r in range(n)))
 
-    def choose(self) -> int:
-        """The open cell with the smallest domain per weight (dom/wdeg), -1 if none.
-
-        A cell's weight is the number of contradictions met at it, plus its
-        values that failed outright when tried, plus its inequalities to open
-        cells, so the search first settles the cells where the puzzle is tight.
-        Last-conflict first (Lecoutre et al. 2009): while the cell whose value
-        last failed outright is open, it is chosen again, so the search keeps
-        at the cause of the failure (a third fewer nodes on relation-only 9x9s).
-        """
-        dom, weight, linked = self.dom, self.weight, self.linked
-        last = self.last_conflict
-        if last >= 0 and dom[last] & (dom[last] - 1):
-            return last
-        best, best_key = -1, 1e9
-        for i, d in enumerate(dom):
-            if d & (d - 1):
-                w = weight[i]
-                for j in linked[i]:
-                    if dom[j] & (dom[j] - 1):
-                        w += 1
-                key = d.bit_count() / w
-                if key < best_key:
-                    best, best_key = i, key
-        return best
+    # ``choose``, the kernel's: the open cell with the smallest domain per weight
+    # (dom/wdeg), -1 if none.  A cell's weight is the number of contradictions met
+    # at it, plus its values that failed outright when tried, plus its inequalities
+    # to open cells, so the search first settles the cells where the puzzle is
+    # tight.  Last-conflict first (Lecoutre et al. 2009): while the cell whose value
+    # last failed outright is open, it is chosen again, so the search keeps at the
+    # cause of the failure (a third fewer nodes on relation-only 9x9s).
 
     def probe(self, check: Callable[[], None]) -> bool:
         """Singleton consistency by the cheap rules: each value of each open cell
@@ -517,30 +391,22 @@ class Engine:
 
         The domains are a fixpoint of every rule when this starts, so a trial
         only looks at the rows and columns it changes.  ``check`` (the
-        deadline) is called per cell: a pass over a large square takes a while.
+        deadline) is called per row of cells: a pass over a large square takes
+        a while.
         """
-        for i in range(self.n * self.n):
-            d = self.dom[i]
-            if d & (d - 1) == 0 or d.bit_count() > PROBE_VALUES:
-                continue
+        state, n, cells = self.state, self.n, self.n * self.n
+        start = 0
+        while start < cells:
             check()
-            keep, rest = d, d
-            while rest:
-                low = rest & -rest
-                rest ^= low
-                mark, dirty, values = len(self.trail), self.dirty, self.dirty_values
-                self.dirty = [False] * len(dirty)
-                if not self._try(i, low):
-                    keep ^= low
-                self.undo(mark)
-                self.dirty, self.dirty_values = dirty, values
-            if keep != d and not (self.narrow(i, keep) and self.propagate()):
+            end = min(cells, start + n)
+            i = state.probe(start, end, PROBE_VALUES)
+            if i == -1:
+                start = end
+            elif i < -1 or not self.propagate():
                 return False
+            else:
+                start = i + 1
         return True
-
-    def _try(self, i: int, bit: int) -> bool:
-        """``x_i = bit`` under forward checking, bounds and hidden singles only."""
-        return self.narrow(i, bit) and self._cheap_fixpoint()
 
     def open_rest(self) -> list[tuple[int, int, int]] | None:
         """The open cells as (row, column, domain) when few are left and no
@@ -564,15 +430,16 @@ class Engine:
         """Binary branching on cell ``i``: yields in the state ``i = v`` for each
         value ``v`` in turn, after ``i != v`` of the earlier ones has been
         propagated; restores the state when done."""
-        top = len(self.trail)
+        state = self.state
+        top = state.ttop
         while True:
             d = self.dom[i]
             low = d & -d
-            mark = len(self.trail)
+            mark = state.ttop
             if self.assign(i, low):
                 yield
             else:
-                self.last_conflict = i
+                state.last_conflict = i
                 self.weight[i] += 1  # and it weighs more in dom/wdeg
             self.undo(mark)
             if d == low or not self.assign(i, d ^ low):
@@ -703,13 +570,13 @@ def _supported(doms: list[int], mate: list[int], n: int) -> list[int] | None:
 # Every rule of the engine, by Tatham's grades (forcing chains, Extreme, are the
 # grader's: ``grade.py``).  In each stage the rules run in this order.
 DEDUCTIONS: tuple[Deduction, ...] = (
-    Deduction("forward checking", "trivial", CELL, Engine._forward_checking),
-    Deduction("hidden singles", "trivial", LINES, Engine._hidden_singles),
-    Deduction("inequalities", "easy", CELL, Engine._inequalities, lambda e: any(e.larger)),
-    Deduction("adjacent", "easy", CELL, Engine._adjacent, lambda e: e.adjacent),
-    Deduction("adjacent sets", "tricky", CELL, Engine._adjacent_sets, lambda e: e.adjacent),
-    Deduction("line sets", "tricky", BOARD, Engine._matching),
-    Deduction("plane sets", "extreme", BOARD, Engine._planes),
+    Deduction("forward checking", "trivial", CELL, "forward"),
+    Deduction("hidden singles", "trivial", LINES, "singles"),
+    Deduction("inequalities", "easy", CELL, "bounds", wanted=lambda e: e.related),
+    Deduction("adjacent", "easy", CELL, "bars", wanted=lambda e: e.adjacent),
+    Deduction("adjacent sets", "tricky", CELL, "bar_sets", wanted=lambda e: e.adjacent),
+    Deduction("line sets", "tricky", BOARD, run=Engine._matching),
+    Deduction("plane sets", "extreme", BOARD, run=Engine._planes),
 )
 
 

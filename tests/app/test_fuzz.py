@@ -47,7 +47,9 @@ def test_version_is_the_package_version(capsys) -> None:
     with pytest.raises(SystemExit) as stop:
         main(["--version"])
     wanted = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
-    assert stop.value.code == 0 and capsys.readouterr().out.strip() == f"gridcp {wanted}"
+    first, kernels = capsys.readouterr().out.strip().split("\n")
+    assert stop.value.code == 0 and first == f"gridcp {wanted}"
+    assert kernels.startswith("kernels: ") and "search.futoshiki.kernel" in kernels
 
 
 def test_a_bug_is_exit_4_in_one_line_and_a_traceback_with_debug(tmp_path: Path, capsys,

@@ -1,0 +1,49 @@
+# The C types of kernel.py (Cython's pure-Python mode: this augments the .py, which
+# stays plain Python and is the one source of the rules). Domains are int64 bitsets,
+# so the compiled kernel serves squares up to kernel.LIMIT = 62 a side.
+cimport cython
+
+ctypedef long long i64
+
+@cython.locals(c=i64)
+cdef i64 _count(i64 x) noexcept
+
+@cython.locals(s=i64)
+cdef i64 _below_highest(i64 x, i64 n) noexcept
+
+
+@cython.final
+cdef class State:
+    cdef public i64 n, cells, full, ttop, qtop, dirty_values, last_conflict
+    cdef public bint forward, bounds, bars, bar_sets, singles
+    cdef i64[::1] dom, weight, trail, queue, dirty, hdirty, saved
+    cdef i64[::1] lptr, lidx, sptr, sidx, bptr, bidx, uptr, uidx, kptr, kidx
+
+    @cython.locals(old=i64, t=i64, r=i64, c=i64)
+    cpdef bint narrow(self, i64 i, i64 mask)
+
+    @cython.locals(t=i64, n=i64, i=i64)
+    cpdef void undo(self, i64 mark)
+
+    @cython.locals(i=i64, u=i64)
+    cpdef void requeue(self)
+
+    cpdef bint fixpoint(self)
+
+    @cython.locals(n=i64, i=i64, d=i64, assigned=bint, first=i64, j=i64, e=i64, low=i64,
+                   above=i64, below=i64, k=i64)
+    cdef bint _cells(self)
+
+    @cython.locals(full=i64, near=i64, k=i64, j=i64, e=i64, far=i64, rest=i64, low=i64)
+    cdef bint _bars(self, i64 i, i64 d)
+
+    @cython.locals(n=i64, u=i64, first=i64, step=i64, once=i64, twice=i64, k=i64, d=i64,
+                   single=i64, i=i64, hit=i64)
+    cdef bint _singles(self)
+
+    @cython.locals(i=i64, d=i64, keep=i64, rest=i64, low=i64, mark=i64, values=i64, u=i64)
+    cpdef i64 probe(self, i64 start, i64 end, i64 most)
+
+    @cython.locals(last=i64, best=i64, best_key=double, i=i64, d=i64, w=i64, k=i64, e=i64,
+                   key=double)
+    cpdef i64 choose(self)
