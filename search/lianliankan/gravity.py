@@ -99,6 +99,7 @@ class GravitySearch:
         self.mark = _zeros(n)
         self.queue = _zeros(n)
         self.keys = _zeros(2)
+        self.work = _zeros(kernel.WORK)
 
     @property
     def nodes(self) -> int:
@@ -126,6 +127,10 @@ class GravitySearch:
             st[kernel.BUDGET] = st[kernel.NODES] + dive_budget(dive, FIRST_BUDGET, RESTART_UNIT)
             st[kernel.DEPTH] = 0
             st[kernel.MODE] = kernel.ENTER
+            f = self.field
+            for half in (0, 1):
+                self.keys[half] = kernel.board_key(self.cells, f.stride, f.height, f.width,
+                                                   self.pictures, self.zobrist, half)
             self.stack[0][0] = 0
             code = self._dive()
             if code == kernel.FOUND:
@@ -152,7 +157,7 @@ class GravitySearch:
                               self.field.width, self.field.turns, self.field.gravity,
                               self.pictures, st, self.zobrist, self.table, self.mv,
                               self.score, *self.stack, self.count, self.tiles, self.seen,
-                              self.mark, self.queue, self.keys)
+                              self.mark, self.queue, self.keys, self.work)
             if code == kernel.PAUSED:
                 if self.node_limit is not None and st[kernel.NODES] >= self.node_limit:
                     raise LimitReached

@@ -40,6 +40,8 @@ ST_SIZE = 13
 ENTER, NEXT, FAIL = 0, 1, 2  # st[MODE]: what the loop does next
 
 CLEAR = 1 << 30  # the score of a move that clears the board
+SAFE_MAX = 6  # pictures of at most this many tiles are tried for a safe play
+WORK = 64  # the scratch of a safe play (SAFE_MAX tiles, then fewer at each level)
 SCORE_MAX = 64  # children are counted (for the order) below this many moves
 
 
@@ -154,22 +156,7 @@ def generate(cells, s, h, w, turns, pictures, count, tiles, mv,
     when they pass ``cap`` moves), else only counted.  With st[BY_TILES] the
     count is of the tiles that have a move.  Each picture's pairs in scan
     order; a tile walled in on all four sides joins only a neighbour."""
-    for v in range(pictures + 2):
-        count[v] = 0
-    for r in range(2, h + 2):
-        for i in range(r * s + 2, r * s + w + 2):
-            v = cells[i]
-            if v > 0:
-                count[v + 1] += 1
-    for v in range(1, pictures + 2):
-        count[v] += count[v - 1]  # count[v] is where picture v's tiles start
-    for r in range(2, h + 2):
-        for i in range(r * s + 2, r * s + w + 2):
-            v = cells[i]
-            if v > 0:
-                tiles[count[v]] = i
-                count[v] += 1
-    # count[v] is now where picture v's tiles end (and v + 1's start)
+    bucket(cells, s, h, w, pictures, count, tiles)
     by_tiles = st[BY_TILES]
     st[STAMP] += 1
     stamp = st[STAMP]
@@ -211,6 +198,95 @@ def generate(cells, s, h, w, turns, pictures, count, tiles, mv,
                         found += 1
         start = end
     return found
+
+
+def bucket(cells, s, h, w, pictures, count, tiles):
+    """The tiles by picture, each in scan order: picture v's are
+    tiles[count[v - 1] .. count[v])."""
+    for v in range(pictures + 2):
+        count[v] = 0
+    for r in range(2, h + 2):
+        for i in range(r * s + 2, r * s + w + 2):
+            v = cells[i]
+            if v > 0:
+                count[v + 1] += 1
+    for v in range(1, pictures + 2):
+        count[v] += count[v - 1]  # count[v] is where picture v's tiles start
+    for r in range(2, h + 2):
+        for i in range(r * s + 2, r * s + w + 2):
+            v = cells[i]
+            if v > 0:
+                tiles[count[v]] = i
+                count[v] += 1
+
+
+def safe_move(cells, s, h, w, turns, gravity, pictures, count, tiles, work, mark, queue,
+              st, mv, at):
+    """A first move of a safe picture (gravity.py's doc: all its tiles in the
+    upper part of their columns, and they clear among themselves now), put at
+    mv[2 * at]; False when no picture of at most SAFE_MAX tiles is safe."""
+    bucket(cells, s, h, w, pictures, count, tiles)
+    top = 2 * s
+    for v in range(1, pictures + 1):
+        start = count[v - 1]
+        n = count[v] - start
+        if n == 0 or n > SAFE_MAX:
+            continue
+        on_top = True
+        for k in range(start, start + n):
+            i = tiles[k] - s
+            while i >= top:
+                if cells[i] > 0 and cells[i] != v:
+                    on_top = False
+                    break
+                i -= s
+            if not on_top:
+                break
+            work[k - start] = tiles[k]
+        if not on_top:
+            continue
+        k = _clears(cells, s, turns, gravity, work, 0, n, mark, queue, st)
+        if k > 0:
+            mv[2 * at] = work[0]
+            mv[2 * at + 1] = work[k]
+            return True
+    return False
+
+
+def _clears(cells, s, turns, gravity, work, at, n, mark, queue, st):
+    """Whether the tiles work[at .. at + n) (one picture's) can all go now in
+    pairs, played in turn: the index (from at) of a partner of the first
+    tile that starts such a play, -1 for none tiles, 0 for no play."""
+    if n == 0:
+        return -1
+    a = work[at]
+    for k in range(1, n):
+        b = work[at + k]
+        st[STAMP] += 1
+        if not joined(cells, s, a, b, turns, mark, queue, st[STAMP]):
+            continue
+        g1 = a if a < b else b
+        g2 = b if a < b else a
+        m = 0
+        for j in range(1, n):
+            if j != k:
+                x = work[at + j]
+                if gravity:  # where it falls to
+                    if g1 % s == x % s and g1 > x:
+                        x += s
+                    if g2 % s == x % s and g2 > x:
+                        x += s
+                work[at + n + m] = x
+                m += 1
+        v = cells[g1]
+        remove(cells, s, g1, gravity)
+        remove(cells, s, g2, gravity)
+        rest = _clears(cells, s, turns, gravity, work, at + n, m, mark, queue, st)
+        restore(cells, s, g2, v, gravity)
+        restore(cells, s, g1, v, gravity)
+        if rest != 0:
+            return k
+    return 0
 
 
 def remove(cells, s, g, gravity):
@@ -272,10 +348,37 @@ def table_add(table, k1, k2, st):
     return True
 
 
-def _keys(cells, s, h, w, pictures, zobrist, keys):
-    k1 = board_key(cells, s, h, w, pictures, zobrist, 0)
-    keys[0] = k1 if k1 != 0 else 1  # 0 marks an empty slot of the table
-    keys[1] = board_key(cells, s, h, w, pictures, zobrist, 1)
+def _xor_column(cells, s, g, pictures, zobrist, keys):
+    """XOR into the keys the tiles of g's column from the top row down to g."""
+    p1 = pictures + 1
+    second = len(cells) * p1
+    k1 = keys[0]
+    k2 = keys[1]
+    i = 2 * s + g % s
+    while i <= g:
+        v = cells[i]
+        if v > 0:
+            k1 ^= zobrist[i * p1 + v]
+            k2 ^= zobrist[second + i * p1 + v]
+        i += s
+    keys[0] = k1
+    keys[1] = k2
+
+
+def _xor_region(cells, s, g1, g2, pictures, zobrist, keys):
+    """XOR into the keys every cell a removal of g1 < g2 can change (the
+    columns above the gaps), before it and again after it: the keys follow
+    the board at the cost of two columns, not the board."""
+    if g1 % s == g2 % s:
+        _xor_column(cells, s, g2, pictures, zobrist, keys)
+    else:
+        _xor_column(cells, s, g1, pictures, zobrist, keys)
+        _xor_column(cells, s, g2, pictures, zobrist, keys)
+
+
+def _first_key(keys):
+    """The table's first key for the board (0 marks an empty slot)."""
+    return keys[0] if keys[0] != 0 else 1
 
 
 def _next_random(st):
@@ -287,7 +390,7 @@ def _next_random(st):
 
 def run(cells, s, h, w, turns, gravity, pictures, st,
         zobrist, table, mv, score, mstart, mnext, mend, ua, ub, uv, count, tiles, seen,
-        mark, queue, keys):
+        mark, queue, keys, work):
     """Search on from the state in ``st`` and the stacks until an answer, a
     pause or a budget (the codes at the top of the module)."""
     cap = len(score)
@@ -301,14 +404,22 @@ def run(cells, s, h, w, turns, gravity, pictures, st,
                 return OVER_BUDGET
             if st[TILES] == 0:
                 return FOUND
-            _keys(cells, s, h, w, pictures, zobrist, keys)
-            k1 = keys[0]
+            k1 = _first_key(keys)
             k2 = keys[1]
             if table_has(table, k1, k2):
                 st[NODES] += 1
                 st[MODE] = FAIL
                 continue
             first = mstart[d]
+            if first + 1 > cap:
+                return NO_SPACE
+            if safe_move(cells, s, h, w, turns, gravity, pictures, count, tiles, work, mark,
+                         queue, st, mv, first):
+                st[NODES] += 1
+                mend[d] = first + 1  # the one child: playing the safe picture loses nothing
+                mnext[d] = first
+                st[MODE] = NEXT
+                continue
             n = generate(cells, s, h, w, turns, pictures, count, tiles, mv, first, cap,
                          True, seen, mark, queue, st)
             if n < 0:
@@ -336,8 +447,10 @@ def run(cells, s, h, w, turns, gravity, pictures, st,
             ua[d] = g1
             ub[d] = g2
             v = cells[g1]
+            _xor_region(cells, s, g1, g2, pictures, zobrist, keys)
             remove(cells, s, g1, gravity)
             remove(cells, s, g2, gravity)
+            _xor_region(cells, s, g1, g2, pictures, zobrist, keys)
             uv[d] = v  # the picture, for the undo
             st[TILES] -= 2
             st[DEPTH] = d + 1
@@ -345,15 +458,16 @@ def run(cells, s, h, w, turns, gravity, pictures, st,
             st[MODE] = ENTER
             continue
         # FAIL: table the board, undo the move that led here
-        _keys(cells, s, h, w, pictures, zobrist, keys)
-        if table_add(table, keys[0], keys[1], st):
+        if table_add(table, _first_key(keys), keys[1], st):
             st[STATES] += 1
         if d == 0:
             return EXHAUSTED
         d -= 1
         v = uv[d]
+        _xor_region(cells, s, ua[d], ub[d], pictures, zobrist, keys)
         restore(cells, s, ub[d], v, gravity)
         restore(cells, s, ua[d], v, gravity)
+        _xor_region(cells, s, ua[d], ub[d], pictures, zobrist, keys)
         st[TILES] += 2
         st[DEPTH] = d
         st[MODE] = NEXT
@@ -371,21 +485,24 @@ def _order(cells, s, h, w, turns, gravity, pictures, st,
         g1 = a if a < b else b
         g2 = b if a < b else a
         v = cells[g1]
+        _xor_region(cells, s, g1, g2, pictures, zobrist, keys)
         remove(cells, s, g1, gravity)
         remove(cells, s, g2, gravity)
-        _keys(cells, s, h, w, pictures, zobrist, keys)
-        alive = not table_has(table, keys[0], keys[1])
+        _xor_region(cells, s, g1, g2, pictures, zobrist, keys)
+        alive = not table_has(table, _first_key(keys), keys[1])
         if alive and st[TILES] > 2:
             m = generate(cells, s, h, w, turns, pictures, count, tiles, mv, 0, 0, False,
                          seen, mark, queue, st)
             if m == 0:
                 alive = False
-                if table_add(table, keys[0], keys[1], st):
+                if table_add(table, _first_key(keys), keys[1], st):
                     st[STATES] += 1
         else:
             m = CLEAR  # the child is the clear board: it goes first
+        _xor_region(cells, s, g1, g2, pictures, zobrist, keys)
         restore(cells, s, g2, v, gravity)
         restore(cells, s, g1, v, gravity)
+        _xor_region(cells, s, g1, g2, pictures, zobrist, keys)
         if alive:
             key = -(m << 11)
             if st[SHUFFLE]:

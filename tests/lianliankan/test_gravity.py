@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+from array import array
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,7 @@ from search.core.registry import kind
 from search.lab.oracles.lianliankan import clearable, random_board
 from search.lab.oracles.lianliankan import moves as oracle_moves
 from search.lianliankan import gravity
+from search.lianliankan import gravity_kernel as kernel
 from search.lianliankan.generate import BlankGame, full_fill, full_tiles, played_fill
 from search.lianliankan.gravity import GravitySearch, moves_of, safe_removals
 from search.lianliankan.io import parse
@@ -295,3 +297,51 @@ def test_a_large_sparse_board_keeps_no_move_list_per_child() -> None:
     b = Board(seed_fill(20, 20, 20, 100, random.Random(71334)), gravity=True)
     found = GravitySearch(b, Deadline(None), node_limit=2000).run()
     assert found is not None and verify(b, Solution(tuple(found))) == []
+
+
+def _whole_keys(search: GravitySearch, zobrist: array) -> list[int]:
+    f = search.field
+    return [kernel.board_key(search.cells, f.stride, f.height, f.width, search.pictures,
+                             zobrist, half) for half in (0, 1)]
+
+
+def test_the_kernels_keys_follow_the_board() -> None:
+    """The two Zobrist keys, updated over the columns a removal changes (and
+    its undo), equal the keys read from the whole board."""
+    rng = random.Random(8)
+    for _ in range(40):
+        w, h = rng.randint(1, 6), rng.randint(2, 6)
+        b = Board(full_fill(2 * w, h, max(1, w * h // 2), rng), border=True, gravity=True)
+        search = GravitySearch(b, Deadline(None))
+        s, cells, start = search.field.stride, search.cells, search.cells[:]
+        zobrist = array("q", [rng.getrandbits(64) - (1 << 63)
+                              for _ in range(2 * len(cells) * (search.pictures + 1))])
+        keys = array("q", _whole_keys(search, zobrist))
+        played = []
+        while (pairs := search.pairs()) and rng.random() < 0.9:
+            g1, g2 = sorted(rng.choice(pairs))
+            played.append((g1, g2, cells[g1]))
+            kernel._xor_region(cells, s, g1, g2, search.pictures, zobrist, keys)
+            kernel.remove(cells, s, g1, True)
+            kernel.remove(cells, s, g2, True)
+            kernel._xor_region(cells, s, g1, g2, search.pictures, zobrist, keys)
+            assert list(keys) == _whole_keys(search, zobrist)
+        for g1, g2, v in reversed(played):
+            kernel._xor_region(cells, s, g1, g2, search.pictures, zobrist, keys)
+            kernel.restore(cells, s, g2, v, True)
+            kernel.restore(cells, s, g1, v, True)
+            kernel._xor_region(cells, s, g1, g2, search.pictures, zobrist, keys)
+            assert list(keys) == _whole_keys(search, zobrist)
+        assert cells == start  # the undo is exact
+
+
+@pytest.mark.parametrize("turns", [1, 3])
+def test_other_turns_against_brute_force(turns: int) -> None:
+    """The kernel's rays for other numbers of turns, and its safe plays, on
+    small gravity boards: the oracle's verdicts."""
+    rng = random.Random(40 + turns)
+    for _ in range(80):
+        b = dataclasses.replace(random_board(rng, 4), gravity=True, turns=turns,
+                                border=rng.random() < 0.5)
+        expected = Status.SOLVED if clearable(b) else Status.UNSAT
+        assert solve("search", b).status is expected, b
