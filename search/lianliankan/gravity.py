@@ -119,9 +119,9 @@ class GravitySearch:
             self.st[kernel.NODES] = self.st[kernel.STATES] = 1
             return None
         st, root = self.st, self.cells[:]
-        rng = random.Random(ZOBRIST_SEED)
-        self.zobrist = array("q", [rng.getrandbits(64) - (1 << 63)
-                                   for _ in range(2 * len(root) * (self.pictures + 1))])
+        self.zobrist = array("q")
+        self.zobrist.frombytes(random.Random(ZOBRIST_SEED).randbytes(
+            16 * len(root) * (self.pictures + 1)))
         dive = 0
         while True:
             st[kernel.BUDGET] = st[kernel.NODES] + dive_budget(dive, FIRST_BUDGET, RESTART_UNIT)
