@@ -56,7 +56,7 @@ RESTART_UNIT = 400  # nodes of a later dive, times the term of Luby's sequence
 SLICE = 256  # nodes between two looks at the clock
 FIRST_MOVES = 4096  # room on the move stack at first (it doubles when full)
 FIRST_TABLE = 1 << 14  # slots of the table at first (it doubles when half full)
-MAX_TABLE = 1 << 22  # slots at most (64 MB; past three quarters, new failures are not kept)
+MAX_TABLE = 1 << 22  # slots at most (64 MB; then a new failure replaces an old one)
 ZOBRIST_SEED = 0x5EED
 
 Pair = tuple[int, int, tuple[int, ...]]  # two tiles (flat indices) and the corners of a line

@@ -43,10 +43,10 @@ cdef void restore(i64[::1] cells, i64 s, i64 g, i64 v, bint gravity) noexcept
 cpdef i64 board_key(i64[::1] cells, i64 s, i64 h, i64 w, i64 pictures, i64[::1] zobrist,
                    i64 half) noexcept
 
-@cython.locals(size=i64, i=i64)
+@cython.locals(i=i64, j=i64)
 cdef bint table_has(i64[::1] table, i64 k1, i64 k2) noexcept
 
-@cython.locals(size=i64, i=i64)
+@cython.locals(i=i64, j=i64)
 cpdef bint table_add(i64[::1] table, i64 k1, i64 k2, i64[::1] st) noexcept
 
 @cython.locals(p1=i64, second=i64, k1=i64, k2=i64, i=i64, v=i64)

@@ -323,28 +323,32 @@ def board_key(cells, s, h, w, pictures, zobrist, half):
 
 
 def table_has(table, k1, k2):
-    size = len(table) // 2
-    i = k1 & (size - 1)
-    while table[2 * i] != 0:
-        if table[2 * i] == k1 and table[2 * i + 1] == k2:
+    """Whether the board of keys k1 (non-zero), k2 is in the table: buckets
+    of four slots, a board's bucket chosen by k1."""
+    i = (k1 & (len(table) // 2 - 1)) & ~3
+    for j in range(i, i + 4):  # noqa: SIM110 (a loop compiles to C; any() to a generator)
+        if table[2 * j] == k1 and table[2 * j + 1] == k2:
             return True
-        i = (i + 1) & (size - 1)
     return False
 
 
 def table_add(table, k1, k2, st):
-    """Add a key; False when it was there (the table stops taking keys when
-    three quarters full: its owner grows it between calls)."""
-    size = len(table) // 2
-    i = k1 & (size - 1)
-    while table[2 * i] != 0:
-        if table[2 * i] == k1 and table[2 * i + 1] == k2:
+    """Add a board; False when it was there.  In a full bucket the new board
+    replaces one chosen by k2 (an old proof is lost, never a wrong one kept);
+    the owner grows the table between calls."""
+    i = (k1 & (len(table) // 2 - 1)) & ~3
+    for j in range(i, i + 4):
+        if table[2 * j] == k1 and table[2 * j + 1] == k2:
             return False
-        i = (i + 1) & (size - 1)
-    if 4 * (st[TT_COUNT] + 1) <= 3 * size:
-        table[2 * i] = k1
-        table[2 * i + 1] = k2
-        st[TT_COUNT] += 1
+    for j in range(i, i + 4):
+        if table[2 * j] == 0:
+            table[2 * j] = k1
+            table[2 * j + 1] = k2
+            st[TT_COUNT] += 1
+            return True
+    j = i + (k2 & 3)
+    table[2 * j] = k1
+    table[2 * j + 1] = k2
     return True
 
 
