@@ -100,6 +100,7 @@ class GravitySearch:
         self.queue = _zeros(n)
         self.keys = _zeros(2)
         self.work = _zeros(kernel.WORK)
+        self.moved = _zeros(n)
 
     @property
     def nodes(self) -> int:
@@ -157,7 +158,7 @@ class GravitySearch:
                               self.field.width, self.field.turns, self.field.gravity,
                               self.pictures, st, self.zobrist, self.table, self.mv,
                               self.score, *self.stack, self.count, self.tiles, self.seen,
-                              self.mark, self.queue, self.keys, self.work)
+                              self.mark, self.queue, self.keys, self.work, self.moved)
             if code == kernel.PAUSED:
                 if self.node_limit is not None and st[kernel.NODES] >= self.node_limit:
                     raise LimitReached
@@ -206,9 +207,9 @@ class GravitySearch:
         """Every pair of one picture that a line joins now (flat indices)."""
         f = self.field
         while True:
-            n = kernel.generate(self.cells, f.stride, f.height, f.width, f.turns,
-                                self.pictures, self.count, self.tiles, self.mv, 0,
-                                len(self.score), True, self.seen, self.mark, self.queue,
+            n = kernel.generate(self.cells, f.stride, f.height, f.width, f.turns, f.gravity,
+                                self.pictures, self.count, self.tiles, self.moved, self.mv,
+                                0, len(self.score), True, self.seen, self.mark, self.queue,
                                 self.st)
             if n >= 0:
                 return [(self.mv[2 * j], self.mv[2 * j + 1]) for j in range(n)]

@@ -14,11 +14,17 @@ cpdef bint joined(i64[::1] cells, i64 s, i64 a, i64 b, i64 turns, i64[::1] mark,
 cdef bint _joined_rays(i64[::1] cells, i64 s, i64 a, i64 b, i64 turns, i64[::1] mark,
                        i64[::1] queue, i64 stamp) noexcept
 
-@cython.locals(v=i64, r=i64, i=i64, by_tiles=i64, stamp=i64, found=i64, start=i64,
-               end=i64, k=i64, a=i64, m=i64, b=i64, walled=bint, hit=bint)
-cpdef i64 generate(i64[::1] cells, i64 s, i64 h, i64 w, i64 turns, i64 pictures,
-                   i64[::1] count, i64[::1] tiles, i64[::1] mv, i64 at, i64 cap, bint store,
-                   i64[::1] seen, i64[::1] mark, i64[::1] queue, i64[::1] st) noexcept
+cpdef i64 generate(i64[::1] cells, i64 s, i64 h, i64 w, i64 turns, bint gravity,
+                   i64 pictures, i64[::1] count, i64[::1] tiles, i64[::1] moved,
+                   i64[::1] mv, i64 at, i64 cap, bint store, i64[::1] seen, i64[::1] mark,
+                   i64[::1] queue, i64[::1] st) noexcept
+
+@cython.locals(by_tiles=i64, stamp=i64, c1=i64, c2=i64, found=i64, start=i64, v=i64,
+               end=i64, n=i64, k=i64, x=i64, a=i64, m=i64, b=i64, walled=bint, hit=bint)
+cdef i64 pairs(i64[::1] cells, i64 s, i64 turns, bint gravity, i64 pictures,
+               i64[::1] count, i64[::1] tiles, i64 g1, i64 g2, i64[::1] moved, i64[::1] mv,
+               i64 at, i64 cap, bint store, i64[::1] seen, i64[::1] mark, i64[::1] queue,
+               i64[::1] st) noexcept
 
 @cython.locals(v=i64, r=i64, i=i64)
 cdef void bucket(i64[::1] cells, i64 s, i64 h, i64 w, i64 pictures, i64[::1] count,
@@ -67,13 +73,13 @@ cpdef i64 run(i64[::1] cells, i64 s, i64 h, i64 w, i64 turns, bint gravity, i64 
               i64[::1] st, i64[::1] zobrist, i64[::1] table, i64[::1] mv, i64[::1] score,
               i64[::1] mstart, i64[::1] mnext, i64[::1] mend, i64[::1] ua, i64[::1] ub,
               i64[::1] uv, i64[::1] count, i64[::1] tiles, i64[::1] seen, i64[::1] mark,
-              i64[::1] queue, i64[::1] keys, i64[::1] work) noexcept
+              i64[::1] queue, i64[::1] keys, i64[::1] work, i64[::1] moved) noexcept
 
 @cython.locals(kept=i64, j=i64, a=i64, b=i64, g1=i64, g2=i64, v=i64, alive=bint, m=i64,
                key=i64, i=i64)
-cdef i64 _order(i64[::1] cells, i64 s, i64 h, i64 w, i64 turns, bint gravity,
-                i64 pictures, i64[::1] st, i64[::1] zobrist, i64[::1] table, i64[::1] mv,
-                i64[::1] score, i64 first, i64 n, i64[::1] count, i64[::1] tiles,
+cdef i64 _order(i64[::1] cells, i64 s, i64 turns, bint gravity, i64 pictures,
+                i64[::1] st, i64[::1] zobrist, i64[::1] table, i64[::1] mv, i64[::1] score,
+                i64 first, i64 n, i64[::1] count, i64[::1] tiles, i64[::1] moved,
                 i64[::1] seen, i64[::1] mark, i64[::1] queue, i64[::1] keys) noexcept
 
 @cython.locals(j=i64, i=i64, a=i64, b=i64)

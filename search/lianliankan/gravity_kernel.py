@@ -150,27 +150,50 @@ def _joined_rays(cells, s, a, b, turns, mark, queue, stamp):
     return False
 
 
-def generate(cells, s, h, w, turns, pictures, count, tiles, mv,
-             at, cap, store, seen, mark, queue, st):
+def generate(cells, s, h, w, turns, gravity, pictures, count, tiles, moved, mv, at, cap,
+             store, seen, mark, queue, st):
     """The moves now: stored as pairs at mv[2 * at ...] when ``store`` (-1
-    when they pass ``cap`` moves), else only counted.  With st[BY_TILES] the
-    count is of the tiles that have a move.  Each picture's pairs in scan
-    order; a tile walled in on all four sides joins only a neighbour."""
+    when they pass ``cap`` moves), else only counted (``pairs``)."""
     bucket(cells, s, h, w, pictures, count, tiles)
+    return pairs(cells, s, turns, gravity, pictures, count, tiles, -1, -1, moved, mv, at,
+                 cap, store, seen, mark, queue, st)
+
+
+def pairs(cells, s, turns, gravity, pictures, count, tiles, g1, g2, moved, mv, at, cap,
+          store, seen, mark, queue, st):
+    """The pairs of one picture a line joins, from the tiles as ``bucket`` read
+    them before the removal of g1 < g2 (-1: none) that gave ``cells``: each
+    tile where it has fallen to (so a child's moves need no new reading of
+    the board).  Stored or counted as ``generate`` says; with st[BY_TILES] the
+    count is of the tiles that have a move.  A tile walled in on all four
+    sides joins only a neighbour."""
     by_tiles = st[BY_TILES]
     st[STAMP] += 1
     stamp = st[STAMP]
+    c1 = g1 % s if g1 >= 0 and gravity else -1
+    c2 = g2 % s if g2 >= 0 and gravity else -1
     found = 0
     start = 0
     for v in range(1, pictures + 1):
         end = count[v]
+        n = 0
         for k in range(start, end):
-            a = tiles[k]
+            x = tiles[k]
+            if x != g1 and x != g2:
+                if x % s == c1 and x < g1:
+                    x += s
+                if x % s == c2 and x < g2:
+                    x += s
+                moved[n] = x
+                n += 1
+        start = end
+        for k in range(n):
+            a = moved[k]
             walled = cells[a - 1] != 0 and cells[a + 1] != 0 and cells[a - s] != 0 \
                 and cells[a + s] != 0
-            for m in range(k + 1, end):
-                b = tiles[m]
-                if b - a == 1 or b - a == s:
+            for m in range(k + 1, n):
+                b = moved[m]
+                if b - a == 1 or a - b == 1 or b - a == s or a - b == s:
                     hit = True  # neighbours: a line of no cells
                 elif walled:
                     hit = False
@@ -196,7 +219,6 @@ def generate(cells, s, h, w, turns, pictures, count, tiles, mv,
                             found += 1
                     else:
                         found += 1
-        start = end
     return found
 
 
@@ -394,7 +416,7 @@ def _next_random(st):
 
 def run(cells, s, h, w, turns, gravity, pictures, st,
         zobrist, table, mv, score, mstart, mnext, mend, ua, ub, uv, count, tiles, seen,
-        mark, queue, keys, work):
+        mark, queue, keys, work, moved):
     """Search on from the state in ``st`` and the stacks until an answer, a
     pause or a budget (the codes at the top of the module)."""
     cap = len(score)
@@ -424,14 +446,14 @@ def run(cells, s, h, w, turns, gravity, pictures, st,
                 mnext[d] = first
                 st[MODE] = NEXT
                 continue
-            n = generate(cells, s, h, w, turns, pictures, count, tiles, mv, first, cap,
-                         True, seen, mark, queue, st)
+            n = generate(cells, s, h, w, turns, gravity, pictures, count, tiles, moved, mv,
+                         first, cap, True, seen, mark, queue, st)
             if n < 0:
                 return NO_SPACE
             st[NODES] += 1
             if n <= SCORE_MAX:
-                n = _order(cells, s, h, w, turns, gravity, pictures, st, zobrist, table, mv,
-                           score, first, n, count, tiles, seen, mark, queue, keys)
+                n = _order(cells, s, turns, gravity, pictures, st, zobrist, table, mv,
+                           score, first, n, count, tiles, moved, seen, mark, queue, keys)
             elif st[SHUFFLE]:
                 _shuffle(mv, first, n, st)
             mend[d] = first + n
@@ -477,9 +499,8 @@ def run(cells, s, h, w, turns, gravity, pictures, st,
         st[MODE] = NEXT
 
 
-def _order(cells, s, h, w, turns, gravity, pictures, st,
-           zobrist, table, mv, score, first, n, count, tiles, seen, mark, queue,
-           keys):
+def _order(cells, s, turns, gravity, pictures, st, zobrist, table, mv, score, first, n,
+           count, tiles, moved, seen, mark, queue, keys):
     """Count each child's moves, drop the dead ones, and sort the rest most
     mobile first (ties at random after the first dive); the children left."""
     kept = 0
@@ -495,8 +516,8 @@ def _order(cells, s, h, w, turns, gravity, pictures, st,
         _xor_region(cells, s, g1, g2, pictures, zobrist, keys)
         alive = not table_has(table, _first_key(keys), keys[1])
         if alive and st[TILES] > 2:
-            m = generate(cells, s, h, w, turns, pictures, count, tiles, mv, 0, 0, False,
-                         seen, mark, queue, st)
+            m = pairs(cells, s, turns, gravity, pictures, count, tiles, g1, g2, moved, mv,
+                      0, 0, False, seen, mark, queue, st)
             if m == 0:
                 alive = False
                 if table_add(table, _first_key(keys), keys[1], st):
