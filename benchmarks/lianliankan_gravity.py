@@ -11,7 +11,9 @@ Sections:
             and 16 x 9: SOLVED / UNSAT / LIMIT, time and nodes (median, p99, max);
             full18 / full16 one size; ``--first`` the first seed, ``--max-nodes``
             a budget of nodes per board (with ``--time-limit 0``: a figure
-            that does not depend on the machine or its load)
+            that does not depend on the machine or its load), ``--cpu-limit``
+            a limit in CPU seconds of the process instead of wall-clock ones
+            (on a loaded machine a process gets a share of a core)
   generate  ``generate --full --border --solvable --gravity``: the rate, and the
             search on every board
   kshisen   full 18 x 8 gravity boards: the search's verdict against KShisen's
@@ -41,7 +43,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 
+import search.lianliankan.solver as solver_module  # noqa: E402
 from cpmodels.lianliankan import CpSatBackend  # noqa: E402
+from search.core.contract import Deadline, LimitReached  # noqa: E402
 from search.lianliankan.generate import full_fill  # noqa: E402
 from search.lianliankan.kshisen import kshisen_solvable  # noqa: E402
 from search.lianliankan.model import Board  # noqa: E402
@@ -82,6 +86,21 @@ def _spread(name: str, values: list[float]) -> dict[str, float]:
 def _full(width: int, height: int, seed: int) -> Board:
     return Board(full_fill(width, height, width * height // 4, random.Random(seed)),
                  border=True, gravity=True)
+
+
+class CpuDeadline(Deadline):
+    """A budget of this process's CPU seconds (``--cpu-limit``), for figures
+    that the machine's load does not shrink."""
+
+    def __init__(self, seconds: float | None):
+        self.end = None if seconds is None else time.process_time() + seconds
+
+    def expired(self) -> bool:
+        return self.end is not None and time.process_time() >= self.end
+
+    def check(self) -> None:
+        if self.expired():
+            raise LimitReached
 
 
 PROGRESS: list[str] = []  # a file that gets one JSON line per board, if any
@@ -221,11 +240,15 @@ def main() -> None:
     parser.add_argument("--max-nodes", type=int,
                         help="full sections: a budget of nodes per board (a figure that does "
                         "not depend on the machine; --time-limit 0 for none)")
+    parser.add_argument("--cpu-limit", action="store_true",
+                        help="full sections: --time-limit counts CPU seconds of the process")
     parser.add_argument("--out", help="append the rows as JSON lines to this file")
     parser.add_argument("--progress", help="append one JSON line per board to this file")
     args = parser.parse_args()
     if args.progress:
         PROGRESS.append(args.progress)
+    if args.cpu_limit:
+        solver_module.Deadline = CpuDeadline  # type: ignore[misc]
     run(args.sections, args.boards, args.time_limit or None, args.out, args.first, args.max_nodes)
 
 

@@ -1,5 +1,7 @@
 """The exact search under gravity: depth-first over removals, with a table of
-failed boards, safe removals, dead-end pruning and restarts.
+failed boards, dead-end pruning and restarts; its hot loop is
+``gravity_kernel`` (flat integer buffers, undo instead of copies, no move
+list kept per child).
 
 Under gravity a removal moves the tiles above it, so the facts the pairing
 search stands on (a removal only empties cells) fail.  What stays true:
@@ -9,215 +11,220 @@ search stands on (a removal only empties cells) fail.  What stays true:
 * the tiles below a tile alone decide where it is: removing tiles that have
   nothing but one another above them moves no other tile.
 
-Hence the **safe removal**: when every tile left of one picture sits in the
-upper part of its column (no tile of another picture above it) and those tiles
-can all go now, among themselves, playing them first is safe.  In any
-clearing, every other tile stays where it would have been at every step
-(nothing below it changed), and the picture's cells are empty instead of
-full, so every other line still holds.
+Hence the **safe removal** (``safe_removals``, which CP-SAT plays before its
+model): when every tile left of one picture sits in the upper part of its
+column (no tile of another picture above it) and those tiles can all go now,
+among themselves, playing them first is safe.  In any clearing, every other
+tile stays where it would have been at every step (nothing below it changed),
+and the picture's cells are empty instead of full, so every other line
+still holds.
 
-**The table.**  The board under gravity is its tuple of cells (on full
-boards: the column stacks); a board proven not to clear goes into a table,
-before and after its safe removals, so no board is searched twice, whatever
-order of removals led to it.
-
-**Pruning.**  A tile walled in on all four sides by other tiles connects to
-nothing but a neighbour; the move list skips it without a line search.  Each
-child is read before any is searched: a child in the table, or with tiles
-and no move, is dropped at once (and a dead child enters the table).
+**The table.**  A board proven not to clear goes into a table keyed by two
+64-bit Zobrist hashes of its cells, so no board is searched twice, whatever
+order of removals led to it.  (Two boards share both keys with odds of about
+one in 2**128 per pair: a wrong UNSAT by collision is not a practical risk.)
 
 **Order and restarts.**  Children that leave the most mobile board go first
 (a board with few moves is near a dead end): the most moves, and in every
 other dive the most tiles that have a move (each measure clears boards the
-other takes long on).  A dive that uses up its node budget starts again from
-the root, keeping the table (its entries are proofs); budgets follow Luby's
-sequence, and later dives break ties at random.  (A plain random order in
-every other dive, cheaper per node, needed 2 to 8 times the nodes on the
-hard boards.)  All budgets are in nodes; only the caller's deadline turns
-the answer into a limit.
+other takes long on).  A child in the table, or with tiles and no move, is
+dropped before any is searched.  A dive that uses up its node budget starts
+again from the root, keeping the table (its entries are proofs); budgets
+follow Luby's sequence, and later dives break ties at random.  All budgets
+are in nodes; only the caller's deadline turns the answer into a limit.
 
 **The dead-end test** (``deadend.never_cleared``: a tile no play can ever
-remove) runs once, at the root; ``GravitySearch._walled`` says why not deeper.
+remove) runs once, at the root: it costs about what 40 nodes of the Python
+search did, and deeper in the tree it saved fewer nodes than that.
 """
 
 from __future__ import annotations
 
 import random
+from array import array
 from collections.abc import Iterator
 
-from search.core.contract import Deadline
+from search.core.contract import Deadline, LimitReached
+from search.lianliankan import gravity_kernel as kernel
 from search.lianliankan.deadend import never_cleared
 from search.lianliankan.model import Board, Move
 from search.lianliankan.paths import Field
-from search.lianliankan.restarts import Dives, OverBudget, dive_budget
+from search.lianliankan.restarts import dive_budget
 
 FIRST_BUDGET = 200  # nodes of the first dive
 RESTART_UNIT = 400  # nodes of a later dive, times the term of Luby's sequence
+SLICE = 256  # nodes between two looks at the clock
+FIRST_MOVES = 4096  # room on the move stack at first (it doubles when full)
+FIRST_TABLE = 1 << 14  # slots of the table at first (it doubles when half full)
+MAX_TABLE = 1 << 22  # slots at most (64 MB; then a new failure replaces an old one)
+ZOBRIST_SEED = 0x5EED
 
 Pair = tuple[int, int, tuple[int, ...]]  # two tiles (flat indices) and the corners of a line
 
 
-class GravitySearch(Dives):
+def _zeros(n: int) -> array:
+    return array("q", bytes(8 * n))
+
+
+class GravitySearch:
     """Depth-first search over removals under gravity; ``run`` gives the moves
     of a clearing, or None when no order of removals clears the board."""
 
     def __init__(self, board: Board, deadline: Deadline, *, seed: int = 0,
                  node_limit: int | None = None, deadends: bool = True):
-        self.field = Field(board)
+        self.field = field = Field(board)
         self.deadends = deadends  # refute walled-in boards (search.lianliankan.deadend)
         self.deadline = deadline
         self.node_limit = node_limit  # an internal budget: past it, LimitReached
-        self.nodes = 0
-        self.states = 0  # boards proven not to clear
-        self.budget = 0
-        self.rng = random.Random(seed)
-        self.shuffle = False
-        self.by_tiles = False
-        self.failed: set[tuple[int, ...]] = set()
         self.tests = 0  # dead-end tests run
-        s = self.field.stride
-        self.inner = [
-            r * s + c for r in range(2, self.field.height + 2)
-            for c in range(2, self.field.width + 2)
-        ]
+        # the kernel's board: the field's frame, pictures renumbered 1..P
+        names = sorted({v for v in field.cells if v > 0})
+        number = {v: k + 1 for k, v in enumerate(names)}
+        self.pictures = len(names)
+        self.cells = array("q", [number.get(v, v) for v in field.cells])
+        n = len(self.cells)
+        tiles = sum(1 for v in field.cells if v > 0)
+        depth = tiles // 2 + 2
+        self.st = _zeros(kernel.ST_SIZE)
+        self.st[kernel.TILES] = tiles
+        self.st[kernel.RNG] = (seed * 2654435761 + 1) & 0x7FFFFFFF
+        self.zobrist = _zeros(0)  # drawn by run (safe_removals needs none)
+        self.table = _zeros(2 * FIRST_TABLE)
+        self.mv = _zeros(2 * FIRST_MOVES)
+        self.score = _zeros(FIRST_MOVES)
+        self.stack = [_zeros(depth) for _ in range(6)]  # mstart mnext mend ua ub uv
+        self.count = _zeros(self.pictures + 2)
+        self.tiles = _zeros(n)
+        self.seen = _zeros(n)
+        self.mark = _zeros(n)
+        self.queue = _zeros(n)
+        self.keys = _zeros(2)
+        self.work = _zeros(kernel.WORK)
+        self.moved = _zeros(n)
+
+    @property
+    def nodes(self) -> int:
+        return self.st[kernel.NODES]
+
+    @property
+    def states(self) -> int:
+        """Boards proven not to clear."""
+        return self.st[kernel.STATES]
 
     def effort(self) -> dict[str, int]:
         """Nodes searched, and the boards proven not to clear."""
         return {"nodes": self.nodes, "states": self.states}
 
     def run(self) -> list[Move] | None:
+        if self._walled():
+            self.st[kernel.NODES] = self.st[kernel.STATES] = 1
+            return None
+        st, root = self.st, self.cells[:]
+        self.zobrist = array("q")
+        self.zobrist.frombytes(random.Random(ZOBRIST_SEED).randbytes(
+            16 * len(root) * (self.pictures + 1)))
         dive = 0
-        start = self.field.cells[:]
         while True:
-            self.budget = self.nodes + dive_budget(dive, FIRST_BUDGET, RESTART_UNIT)
-            try:
-                return self._search()
-            except OverBudget:
-                self.field.cells[:] = start
-                self.shuffle = True
-                dive += 1
-                self.by_tiles = dive % 2 == 1  # alternate the two measures
+            st[kernel.BUDGET] = st[kernel.NODES] + dive_budget(dive, FIRST_BUDGET, RESTART_UNIT)
+            st[kernel.DEPTH] = 0
+            st[kernel.MODE] = kernel.ENTER
+            f = self.field
+            for half in (0, 1):
+                self.keys[half] = kernel.board_key(self.cells, f.stride, f.height, f.width,
+                                                   self.pictures, self.zobrist, half)
+            self.stack[0][0] = 0
+            code = self._dive()
+            if code == kernel.FOUND:
+                return self._clearing()
+            if code == kernel.EXHAUSTED:
+                return None
+            self.cells[:] = root  # OVER_BUDGET: again from the root
+            st[kernel.TILES] = sum(1 for v in root if v > 0)
+            dive += 1
+            st[kernel.SHUFFLE] = 1
+            st[kernel.BY_TILES] = dive % 2  # alternate the two measures
 
-    # ------------------------------------------------------------ the search
+    def _dive(self) -> int:
+        st = self.st
+        while True:
+            self.deadline.check()
+            pause = st[kernel.NODES] + SLICE
+            if self.node_limit is not None:
+                if st[kernel.NODES] >= self.node_limit:
+                    pause = st[kernel.NODES]
+                pause = min(pause, self.node_limit)
+            st[kernel.PAUSE] = pause
+            code = kernel.run(self.cells, self.field.stride, self.field.height,
+                              self.field.width, self.field.turns, self.field.gravity,
+                              self.pictures, st, self.zobrist, self.table, self.mv,
+                              self.score, *self.stack, self.count, self.tiles, self.seen,
+                              self.mark, self.queue, self.keys, self.work, self.moved)
+            if code == kernel.PAUSED:
+                if self.node_limit is not None and st[kernel.NODES] >= self.node_limit:
+                    raise LimitReached
+                self._grow_table()
+            elif code == kernel.NO_SPACE:
+                self.mv.extend(_zeros(len(self.mv)))
+                self.score.extend(_zeros(len(self.score)))
+            else:
+                return code
 
-    def _search(self, known: tuple[dict[int, list[int]], list[Pair]] | None = None
-                ) -> list[Move] | None:
-        """``known``: the pictures and moves of this board, when the parent
-        has read them already (to order its children)."""
-        self.enter()
+    def _grow_table(self) -> None:
+        """Double the table when half full (up to MAX_TABLE slots)."""
+        size = len(self.table) // 2
+        if 2 * self.st[kernel.TT_COUNT] <= size or size >= MAX_TABLE:
+            return
+        old = self.table
+        self.table = _zeros(4 * size)
+        self.st[kernel.TT_COUNT] = 0
+        for i in range(0, len(old), 2):
+            if old[i]:
+                kernel.table_add(self.table, old[i], old[i + 1], self.st)
+
+    def _clearing(self) -> list[Move]:
+        """The moves of the path the kernel found, each with a line on the
+        board as it is played."""
         field = self.field
-        snapshot = field.cells[:]
-        first = tuple(snapshot)
-        if first in self.failed:
-            return None
-        pictures = known[0] if known else self._pictures()
-        played = self._close(pictures)
-        if played:
-            pictures = self._pictures()
-            known = None
-        if not pictures:
-            return played
-        key = tuple(field.cells) if played else first
-        if key in self.failed:
-            self.failed.add(first)
-            field.cells[:] = snapshot
-            return None
-        moves = known[1] if known else self._moves(pictures)
-        if self._walled(moves):
-            self.failed.add(key)
-            self.failed.add(first)
-            self.states += 1
-            field.cells[:] = snapshot
-            return None
-        for a, b, corners, child in self._children(moves):
-            move = field.move(a, b, corners)
-            before = field.cells[:]
+        ua, ub = self.stack[3], self.stack[4]
+        out = []
+        for d in range(self.st[kernel.DEPTH]):
+            a, b = ua[d], ub[d]
+            corners = field.line(a, b)
+            if corners is None:  # the kernel joined them: a bug, never a user's error
+                raise AssertionError(f"no line for {field.cell(a)}-{field.cell(b)}")
+            out.append(field.move(a, b, corners))
             field.remove(a, b)
-            found = self._search(child)
-            field.cells[:] = before
-            if found is not None:
-                return [*played, move, *found]
-        self.failed.add(key)
-        self.failed.add(first)
-        self.states += 1
-        field.cells[:] = snapshot
-        return None
+        return out
 
-    def _walled(self, moves: list[Pair]) -> bool:
-        """The dead-end test (``deadend.never_cleared``), on the root alone: it
-        costs some 40 nodes, and deeper in the tree it saved fewer nodes than
-        that (on full 18 x 8 boards it cut 4 times the nodes at 40 times the
-        cost of a node); at the root it refutes many full 16 x 9 boards at once."""
-        if not self.deadends or self.tests:
+    def _walled(self) -> bool:
+        """The dead-end test (``deadend.never_cleared``) at the root."""
+        if not self.deadends:
             return False
         self.tests += 1
-        return never_cleared(self.field, {t for m in moves for t in m[:2]})
+        return never_cleared(self.field, {t for m in self.pairs() for t in m})
 
-    def _children(self, moves: list[Pair]):
-        """The moves worth trying, those that leave the most mobile board first
-        (the most moves, or in every other dive the most tiles that have a
-        move; after the first dive with random tie-breaks of up to two), each
-        with the board's pictures and moves after it.  A move to a board in the
-        table, or to a board with tiles and no move, is dropped: that board
-        fails."""
-        field = self.field
-        cells = field.cells
-        scored = []
-        for a, b, corners in moves:
-            before = cells[:]
-            field.remove(a, b)
-            if tuple(cells) not in self.failed:
-                pictures = self._pictures()
-                after = self._moves(pictures)
-                if after or not pictures:
-                    noise = 2 * self.rng.random() if self.shuffle else 0.0
-                    score = len({t for m in after for t in m[:2]}) if self.by_tiles else len(after)
-                    scored.append((-score - noise, len(scored),
-                                   (a, b, corners, (pictures, after))))
-                else:
-                    self.failed.add(tuple(cells))
-                    self.states += 1
-            cells[:] = before
-        scored.sort()
-        return [item for _, _, item in scored]
+    def pairs(self) -> list[tuple[int, int]]:
+        """Every pair of one picture that a line joins now (flat indices)."""
+        f = self.field
+        while True:
+            n = kernel.generate(self.cells, f.stride, f.height, f.width, f.turns, f.gravity,
+                                self.pictures, self.count, self.tiles, self.moved, self.mv,
+                                0, len(self.score), True, self.seen, self.mark, self.queue,
+                                self.st)
+            if n >= 0:
+                return [(self.mv[2 * j], self.mv[2 * j + 1]) for j in range(n)]
+            self.mv.extend(_zeros(len(self.mv)))
+            self.score.extend(_zeros(len(self.score)))
 
     # ------------------------------------------------------------ moves
 
     def _pictures(self) -> dict[int, list[int]]:
-        cells = self.field.cells
-        by_picture: dict[int, list[int]] = {}
-        for i in self.inner:
-            v = cells[i]
-            if v > 0:
-                by_picture.setdefault(v, []).append(i)
-        return by_picture
-
-    def _moves(self, pictures: dict[int, list[int]]) -> list[Pair]:
-        """Every pair of one picture that a line joins now, each picture's
-        pairs in scan order.  A tile walled in on all four sides joins only a
-        neighbour, the one to its right or below it among later tiles, so its
-        pairs need no loop (most tiles of a full board are walled in)."""
         field = self.field
-        cells, s, line = field.cells, field.stride, field.line
-        out: list[Pair] = []
-        for v, tiles in pictures.items():
-            for k, a in enumerate(tiles):
-                if cells[a - 1] and cells[a + 1] and cells[a - s] and cells[a + s]:
-                    if cells[a + 1] == v:
-                        out.append((a, a + 1, ()))
-                    if cells[a + s] == v:
-                        out.append((a, a + s, ()))
-                    continue
-                for b in tiles[k + 1:]:
-                    if b - a == 1 or b - a == s:  # neighbours: a line of no cells
-                        out.append((a, b, ()))
-                    elif cells[b - 1] and cells[b + 1] and cells[b - s] and cells[b + s]:
-                        continue  # walled in: no line leaves the tile
-                    else:
-                        corners = line(a, b)
-                        if corners is not None:
-                            out.append((a, b, corners))
-        return out
+        cells = field.cells
+        by_picture: dict[int, list[int]] = {}
+        for i in field.tiles():
+            by_picture.setdefault(cells[i], []).append(i)
+        return by_picture
 
     # ------------------------------------------------------------ safe removals
 
@@ -296,7 +303,8 @@ def safe_removals(board: Board) -> tuple[list[Move], Board]:
 def moves_of(board: Board) -> Iterator[Move]:
     """Every removal possible now on ``board`` (for tests)."""
     search = GravitySearch(board, Deadline(None))
-    for a, b, corners in search._moves(search._pictures()):
-        yield search.field.move(a, b, corners)
+    field = search.field
+    for a, b in search.pairs():
+        yield field.move(a, b, field.line(a, b) or ())
 
 

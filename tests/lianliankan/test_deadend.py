@@ -9,11 +9,11 @@ import random
 
 import pytest
 
-from search.core.contract import Deadline, Status
+from search.core.contract import Status
 from search.lab.oracles.lianliankan import clearable
 from search.lianliankan.deadend import never_cleared, removable
 from search.lianliankan.generate import full_fill
-from search.lianliankan.gravity import GravitySearch
+from search.lianliankan.gravity import moves_of
 from search.lianliankan.model import Board
 from search.lianliankan.paths import Field
 from search.lianliankan.solver import SearchBackend
@@ -67,13 +67,11 @@ def test_dead_on_the_way() -> None:
         while b.tiles:
             if never_cleared(Field(b)):
                 assert not clearable(b), b
-            search = GravitySearch(b, Deadline(None), deadends=False)
-            moves = search._moves(search._pictures())
+            moves = list(moves_of(b))
             if not moves:
                 break
-            a, c, _ = rng.choice(moves)
-            f = search.field
-            b = b.removed(f.cell(a), f.cell(c))
+            move = rng.choice(moves)
+            b = b.removed(move.a, move.b)
 
 
 def test_holes_are_not_judged() -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+from array import array
 from pathlib import Path
 
 import pytest
@@ -14,11 +15,14 @@ import pytest
 from search.core.contract import Deadline, LimitReached, Status
 from search.core.registry import kind
 from search.lab.oracles.lianliankan import clearable, random_board
+from search.lab.oracles.lianliankan import moves as oracle_moves
+from search.lianliankan import gravity
+from search.lianliankan import gravity_kernel as kernel
 from search.lianliankan.generate import BlankGame, full_fill, full_tiles, played_fill
-from search.lianliankan.gravity import GravitySearch, safe_removals
+from search.lianliankan.gravity import GravitySearch, moves_of, safe_removals
 from search.lianliankan.io import parse
 from search.lianliankan.kshisen import kshisen_solvable
-from search.lianliankan.model import Board
+from search.lianliankan.model import Board, Solution
 from search.lianliankan.paths import Field
 from search.lianliankan.verify import fewest_turns, verify
 from tests.conftest import backend_names
@@ -221,34 +225,6 @@ def test_line_matches_the_reference_during_play() -> None:
     assert pairs > 10_000
 
 
-class ReferenceSearch(GravitySearch):
-    """The search on the reference's lines, with every pair of a picture
-    tried in turn (the move list before walled-in tiles skipped their loop)."""
-
-    def __init__(self, board: Board, node_limit: int):
-        super().__init__(board, Deadline(None), node_limit=node_limit)
-        self.field = ReferenceField(board)
-
-    def _moves(self, pictures):
-        field = self.field
-        cells, s = field.cells, field.stride
-        out = []
-        for tiles in pictures.values():
-            for k, a in enumerate(tiles):
-                open_a = not (cells[a - 1] and cells[a + 1] and cells[a - s] and cells[a + s])
-                for b in tiles[k + 1:]:
-                    if b - a == 1 or b - a == s:
-                        out.append((a, b, ()))
-                        continue
-                    if not open_a or (cells[b - 1] and cells[b + 1] and cells[b - s]
-                                      and cells[b + s]):
-                        continue
-                    corners = field.line(a, b)
-                    if corners is not None:
-                        out.append((a, b, corners))
-        return out
-
-
 def _run(search: GravitySearch):
     try:
         found = search.run()
@@ -257,16 +233,115 @@ def _run(search: GravitySearch):
     return ("SOLVED" if found is not None else "UNSAT"), search.nodes, found
 
 
+@pytest.mark.parametrize("turns", [0, 1, 2, 3])
+def test_kernel_moves_are_the_oracles_during_play(turns: int) -> None:
+    """The kernel's pairs (its line test, the walled-in shortcut, both ring
+    settings, any number of turns) are exactly the brute-force oracle's, on
+    boards played down by random removals under gravity."""
+    rng = random.Random(31 + turns)
+    checked = 0
+    for k in range(60):
+        w, h = rng.randint(1, 6), rng.randint(2, 6)
+        tiles = full_tiles(w * h - (w * h) % 2, max(1, w * h // 4))
+        rng.shuffle(tiles)
+        cells = [*tiles, 0][:w * h]
+        b = Board(tuple(tuple(cells[r * w:(r + 1) * w]) for r in range(h)),
+                  border=k % 2 == 0, gravity=True, turns=turns)
+        while True:
+            got = sorted((m.a, m.b) for m in moves_of(b))
+            assert got == sorted(oracle_moves(b)), (b, got)
+            checked += 1
+            if not got:
+                break
+            b = b.removed(*rng.choice(got))
+    assert checked > 200
+
+
 @pytest.mark.parametrize("width, height", [(6, 4), (8, 6), (10, 6)])
-def test_search_unchanged_against_the_reference_lines(width: int, height: int) -> None:
-    """The search and the reference search take the same nodes to the same
-    verdict and clearing, under a node budget."""
+def test_search_is_deterministic_and_verified(width: int, height: int) -> None:
+    """The same board twice: the same verdict, nodes and clearing; every
+    clearing replays; a node budget ends in LimitReached at that budget."""
     seen = set()
     for seed in range(12):
         b = Board(full_fill(width, height, width * height // 4, random.Random(seed)),
                   border=seed % 3 != 0, gravity=True)
-        fast = GravitySearch(b, Deadline(None), node_limit=600)
-        got = _run(fast)
-        assert got == _run(ReferenceSearch(b, 600)), (width, height, seed)
+        got = _run(GravitySearch(b, Deadline(None), node_limit=3000))
+        assert got == _run(GravitySearch(b, Deadline(None), node_limit=3000))
+        if got[2] is not None:
+            assert verify(b, Solution(tuple(got[2]))) == []
+        else:
+            assert got[1] <= 3000
         seen.add(got[0])
     assert "SOLVED" in seen
+
+
+def test_the_buffers_grow(monkeypatch) -> None:
+    """A move stack of one move and a table of four slots grow as the search
+    needs them; the verdicts stay those of the roomy buffers."""
+    boards = [Board(full_fill(8, 6, 12, random.Random(seed)), border=seed % 2 == 0,
+                    gravity=True) for seed in range(10)]
+    roomy = [_run(GravitySearch(b, Deadline(None), node_limit=2000)) for b in boards]
+    monkeypatch.setattr(gravity, "FIRST_MOVES", 1)
+    monkeypatch.setattr(gravity, "FIRST_TABLE", 4)
+    tight = [_run(GravitySearch(b, Deadline(None), node_limit=2000)) for b in boards]
+    assert [r[0] for r in tight] == [r[0] for r in roomy]
+    assert {r[0] for r in roomy} >= {"SOLVED", "UNSAT"}
+
+
+def test_a_large_sparse_board_keeps_no_move_list_per_child() -> None:
+    """The seed's own 20 x 20 layout (100 random pairs of 20 pictures) under
+    gravity, the search alone: hundreds of moves a node, cleared within a
+    few hundred nodes (the move lists of every child once took 500 MB)."""
+    from search.lianliankan.generate import seed_fill
+
+    b = Board(seed_fill(20, 20, 20, 100, random.Random(71334)), gravity=True)
+    found = GravitySearch(b, Deadline(None), node_limit=2000).run()
+    assert found is not None and verify(b, Solution(tuple(found))) == []
+
+
+def _whole_keys(search: GravitySearch, zobrist: array) -> list[int]:
+    f = search.field
+    return [kernel.board_key(search.cells, f.stride, f.height, f.width, search.pictures,
+                             zobrist, half) for half in (0, 1)]
+
+
+def test_the_kernels_keys_follow_the_board() -> None:
+    """The two Zobrist keys, updated over the columns a removal changes (and
+    its undo), equal the keys read from the whole board."""
+    rng = random.Random(8)
+    for _ in range(40):
+        w, h = rng.randint(1, 6), rng.randint(2, 6)
+        b = Board(full_fill(2 * w, h, max(1, w * h // 2), rng), border=True, gravity=True)
+        search = GravitySearch(b, Deadline(None))
+        s, cells, start = search.field.stride, search.cells, search.cells[:]
+        zobrist = array("q", [rng.getrandbits(64) - (1 << 63)
+                              for _ in range(2 * len(cells) * (search.pictures + 1))])
+        keys = array("q", _whole_keys(search, zobrist))
+        played = []
+        while (pairs := search.pairs()) and rng.random() < 0.9:
+            g1, g2 = sorted(rng.choice(pairs))
+            played.append((g1, g2, cells[g1]))
+            kernel._xor_region(cells, s, g1, g2, search.pictures, zobrist, keys)
+            kernel.remove(cells, s, g1, True)
+            kernel.remove(cells, s, g2, True)
+            kernel._xor_region(cells, s, g1, g2, search.pictures, zobrist, keys)
+            assert list(keys) == _whole_keys(search, zobrist)
+        for g1, g2, v in reversed(played):
+            kernel._xor_region(cells, s, g1, g2, search.pictures, zobrist, keys)
+            kernel.restore(cells, s, g2, v, True)
+            kernel.restore(cells, s, g1, v, True)
+            kernel._xor_region(cells, s, g1, g2, search.pictures, zobrist, keys)
+            assert list(keys) == _whole_keys(search, zobrist)
+        assert cells == start  # the undo is exact
+
+
+@pytest.mark.parametrize("turns", [1, 3])
+def test_other_turns_against_brute_force(turns: int) -> None:
+    """The kernel's rays for other numbers of turns, and its safe plays, on
+    small gravity boards: the oracle's verdicts."""
+    rng = random.Random(40 + turns)
+    for _ in range(80):
+        b = dataclasses.replace(random_board(rng, 4), gravity=True, turns=turns,
+                                border=rng.random() < 0.5)
+        expected = Status.SOLVED if clearable(b) else Status.UNSAT
+        assert solve("search", b).status is expected, b
