@@ -212,10 +212,14 @@ def test_free_columns_agree_with_the_row_plan() -> None:
         assert layerdp.count(puzzle) == rowdp.count(puzzle)
 
 
-def test_canonical_orbit_sizes_add_up() -> None:
-    # Under 2 free rows x 3 free columns of a 4x4, the orbits of all 2^16 masks
-    # partition them: their sizes summed over distinct forms give 2^16.
-    sym = layerdp.Symmetry((2, 3), (1, 2, 3))
+@pytest.mark.parametrize("rows, columns", [((2, 3), (1, 2, 3)), ((0, 1, 3), (0, 2)),
+                                           ((), (0, 1, 2, 3)), ((0, 2, 3), ()),
+                                           ((0, 1), (2, 3))])
+def test_canonical_orbit_sizes_add_up(rows: tuple[int, ...], columns: tuple[int, ...]) -> None:
+    # Under free rows x free columns of a 4x4 (either group the enumerated
+    # one, or one alone), the orbits of all 2^16 masks partition them: their
+    # sizes summed over distinct forms give 2^16.
+    sym = layerdp.Symmetry(rows, columns)
     keys = np.arange(2**16, dtype=np.uint64)
     forms, orbit = layerdp.canonical(keys, sym, 4)
     assert layerdp.canonical(forms, sym, 4)[0].tolist() == forms.tolist()

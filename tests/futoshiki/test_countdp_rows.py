@@ -4,8 +4,10 @@ backends."""
 
 from __future__ import annotations
 
+import itertools
 import random
 
+import numpy as np
 import pytest
 
 from search.core.contract import GridcpError, Status, Unsupported
@@ -192,3 +194,12 @@ def test_backend_reports_states() -> None:
 def test_adjacent_mode_is_refused() -> None:
     with pytest.raises(Unsupported):
         rowdp.count(Futoshiki.empty(3, adjacent=True))
+
+
+def test_sorting_networks_sort_every_zero_one_input() -> None:
+    # The 0-1 principle: a network sorting every 0/1 input sorts every input.
+    for k in range(1, 11):
+        inputs = np.array(list(itertools.product((0, 1), repeat=k)), dtype=np.uint64).T
+        out = np.stack(rowdp.sort_network(list(inputs)))
+        assert (out[1:] >= out[:-1]).all()
+        assert (out.sum(axis=0) == inputs.sum(axis=0)).all()
