@@ -47,6 +47,12 @@ def test_latin_squares(n: int) -> None:
     assert rowdp.count(Futoshiki.empty(n)) == LATIN[n]
 
 
+@pytest.mark.slow
+def test_latin_squares_of_order_eight() -> None:
+    # 108,776,032,459,082,956,800 (OEIS A002860): tens of seconds and over a GB.
+    assert rowdp.count(Futoshiki.empty(8), max_bytes=1700 * rowdp.MB) == 108776032459082956800
+
+
 @pytest.mark.parametrize("n", [*range(2, 7), pytest.param(7, marks=pytest.mark.slow)])
 def test_one_inequality_halves_the_latin_squares(n: int) -> None:
     rng = random.Random(n)
