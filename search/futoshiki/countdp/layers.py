@@ -241,6 +241,16 @@ class Frontier:
         return int(self.keys.size)
 
     @property
+    def canonical_bytes(self) -> int:
+        """Bytes per candidate of the canonical forms taken after every row
+        when columns are free: the lines' fields, the sorting network's two
+        outputs, the form and the least one, the count of fixing moves.  (The
+        free rows alone are sorted once per unit, on its merged states.)"""
+        if not self.sym.columns:
+            return 0
+        return 8 * (max(len(self.sym.rows), len(self.sym.columns)) + 5)
+
+    @property
     def nbytes(self) -> int:
         return self.size * (8 + count_bytes(self.counts))
 
@@ -279,7 +289,7 @@ class Frontier:
         other += keys.size * per  # the layer's input, held until it is done
         room = self.max_bytes - other
         done_k, done_c = [empty_k], [empty_c]
-        candidate = 3 * per + 17 + (48 if self.sym.columns else 0)
+        candidate = 3 * per + 17 + self.canonical_bytes
         size = max(1, min(keys.size, int(room * 0.75 / (candidate * max(self.growth, 1.0)))))
         lo, merged, growth = 0, 0, 0.0  # merged: states in done_k[0]
         while lo < keys.size:
@@ -327,7 +337,7 @@ class Frontier:
         ``self.grew``: the most candidates a row made."""
         open_count = np.uint8(unit.value - 1)
         per = 8 + count_bytes(counts)
-        canonical_bytes = 48 if self.sym.columns else 0
+        canonical_bytes = self.canonical_bytes
         self.grew = 0
         for row in unit.rows:
             deadline.check()
