@@ -2,7 +2,7 @@
 
     python benchmarks/futoshiki_count.py [--n 7] [--puzzles 30] [--seed 1]
         [--inequalities 1-14] [--givens 0-4] [--memory-mb MB] [--max-states N]
-        [--plan auto|rows|layers] [--time-limit S] [--json FILE]
+        [--plan auto|rows|layers] [--time-limit S] [--cpu-limit S] [--json FILE]
 
 Each puzzle is a seeded random clue set: ``k`` inequalities on distinct
 neighbouring pairs (random directions) and ``g`` givens on distinct cells
@@ -24,8 +24,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import random
 import resource
+import signal
 import subprocess
 import sys
 import time
@@ -83,6 +85,8 @@ def run_count(puzzle: Futoshiki, args: argparse.Namespace) -> CountResult:
                          max_bytes=int((memory - 64) * 2**20))
     except StateSpaceTooLarge as error:
         return CountResult(Status.LIMIT, 0, 0.0, stats, str(error))
+    except KeyboardInterrupt:
+        return CountResult(Status.LIMIT, 0, 0.0, stats, "interrupted")
     return CountResult(Status.COUNTED, total, 0.0, stats)
 
 
@@ -96,9 +100,23 @@ def peak_mb() -> float:
         return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
+def stop_at_cpu(seconds: float) -> None:
+    """After ``seconds`` of this process's CPU, interrupt the count (it answers
+    LIMIT with its lower bound): on a shared machine the CPU, not the wall
+    clock, says whether a count fits a budget of seconds."""
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGXCPU, interrupt)
+    whole = max(1, math.ceil(seconds))
+    resource.setrlimit(resource.RLIMIT_CPU, (whole, whole + 30))
+
+
 def child(args: argparse.Namespace) -> int:
     """One count, of the puzzle on stdin: one JSON line."""
     puzzle = parse(sys.stdin.read())
+    if args.cpu_limit:
+        stop_at_cpu(args.cpu_limit)
     wall, cpu = time.perf_counter(), time.process_time()
     result = run_count(puzzle, args)
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
@@ -137,6 +155,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--inequalities", type=span, default=(1, 14), metavar="LOW-HIGH")
     parser.add_argument("--givens", type=span, default=(0, 4), metavar="LOW-HIGH")
     parser.add_argument("--time-limit", type=float, default=600.0)
+    parser.add_argument("--cpu-limit", type=float,
+                        help="stop each count after this many CPU seconds (LIMIT)")
     parser.add_argument("--memory-mb", type=float,
                         help="count-dp's memory budget (default: the backend's, 640 MB)")
     parser.add_argument("--max-states", type=int,
@@ -149,6 +169,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.child:
         return child(args)
     passed = [f"--time-limit={args.time_limit}", f"--plan={args.plan}"]
+    passed += [f"--cpu-limit={args.cpu_limit}"] if args.cpu_limit else []
     passed += [f"--memory-mb={args.memory_mb}"] if args.memory_mb else []
     passed += [f"--max-states={args.max_states}"] if args.max_states else []
     rng = random.Random(args.seed)

@@ -212,10 +212,14 @@ def test_free_columns_agree_with_the_row_plan() -> None:
         assert layerdp.count(puzzle) == rowdp.count(puzzle)
 
 
-def test_canonical_orbit_sizes_add_up() -> None:
-    # Under 2 free rows x 3 free columns of a 4x4, the orbits of all 2^16 masks
-    # partition them: their sizes summed over distinct forms give 2^16.
-    sym = layerdp.Symmetry((2, 3), (1, 2, 3))
+@pytest.mark.parametrize("rows, columns", [((2, 3), (1, 2, 3)), ((0, 1, 3), (0, 2)),
+                                           ((), (0, 1, 2, 3)), ((0, 2, 3), ()),
+                                           ((0, 1), (2, 3))])
+def test_canonical_orbit_sizes_add_up(rows: tuple[int, ...], columns: tuple[int, ...]) -> None:
+    # Under free rows x free columns of a 4x4 (either group the enumerated
+    # one, or one alone), the orbits of all 2^16 masks partition them: their
+    # sizes summed over distinct forms give 2^16.
+    sym = layerdp.Symmetry(rows, columns)
     keys = np.arange(2**16, dtype=np.uint64)
     forms, orbit = layerdp.canonical(keys, sym, 4)
     assert layerdp.canonical(forms, sym, 4)[0].tolist() == forms.tolist()
@@ -239,3 +243,65 @@ def test_a_layer_in_pieces_counts_the_same() -> None:
             except StateSpaceTooLarge:
                 pass
     assert pieced >= 3
+
+
+def _blocked(n: int, rng: random.Random, rows: int, columns: int) -> Futoshiki:
+    """Clues inside the top-left block of ``rows`` rows and ``columns``
+    columns: more free rows than free columns or the other way round."""
+    pairs = [((r, c), (r, c + 1)) for r in range(rows) for c in range(columns - 1)]
+    pairs += [((r, c), (r + 1, c)) for r in range(rows - 1) for c in range(columns)]
+    less = [p if rng.random() < 0.5 else p[::-1]
+            for p in rng.sample(pairs, rng.randint(1, min(len(pairs), n)))]
+    grid = [[0] * n for _ in range(n)]
+    if rng.random() < 0.5:
+        grid[rng.randrange(rows)][rng.randrange(columns)] = rng.randint(1, n)
+    return Futoshiki(n, tuple(map(tuple, grid)), tuple(less))
+
+
+def _mirrored(puzzle: Futoshiki, across: bool) -> Futoshiki:
+    """The puzzle flipped left to right (``across``) or top to bottom."""
+    n = puzzle.n
+
+    def move(cell: tuple[int, int]) -> tuple[int, int]:
+        r, c = cell
+        return (r, n - 1 - c) if across else (n - 1 - r, c)
+
+    grid = [[0] * n for _ in range(n)]
+    for r in range(n):
+        for c in range(n):
+            x, y = move((r, c))
+            grid[x][y] = puzzle.givens[r][c]
+    return Futoshiki(n, tuple(map(tuple, grid)), tuple((move(a), move(b)) for a, b in puzzle.less))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_uneven_free_rows_and_columns_against_brute_force(seed: int) -> None:
+    # Free rows and columns in unequal numbers: the canonical form enumerates
+    # the smaller group either way (and the transposed puzzle the other one).
+    rng = random.Random(500 + seed)
+    n = 4 + seed % 2
+    puzzle = _blocked(n, rng, rng.randint(1, 2), rng.randint(2, n - 2))
+    # 4x4 against brute force; 5x5 against the rows plan (brute force is slow there)
+    expected = brute_force_count(puzzle) if n == 4 else rowdp.count(puzzle)
+    for turn in (False, True):
+        for split in range(0, _units(puzzle, turn) + 1, 3):
+            assert layerdp.count(puzzle, split=split, turn=turn) == expected
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_mirror_flips_keep_the_count(seed: int) -> None:
+    # Fresh random 5x5 and 6x6 clue sets (some with free rows and columns in
+    # unequal numbers): left-right and top-bottom flips, the transpose and the
+    # value reversal give the same count, under both plans.
+    rng = random.Random(700 + seed)
+    n = 5 + seed % 2
+    if seed < 2:
+        puzzle = _blocked(n, rng, rng.randint(2, 3), rng.randint(3, 4))
+    else:
+        puzzle = clues(n, rng, rng.randint(2, 8), rng.randint(0, 2))
+    expected = count_dp(puzzle, plan="layers")
+    assert count_dp(puzzle, plan="rows") == expected
+    for other in (_mirrored(puzzle, True), _mirrored(puzzle, False), rowdp.transpose(puzzle),
+                  reversed_values(puzzle)):
+        for plan in ("layers", "rows"):
+            assert count_dp(other, plan=plan) == expected

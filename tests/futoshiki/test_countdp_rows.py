@@ -4,8 +4,10 @@ backends."""
 
 from __future__ import annotations
 
+import itertools
 import random
 
+import numpy as np
 import pytest
 
 from search.core.contract import GridcpError, Status, Unsupported
@@ -43,6 +45,12 @@ def clues(n: int, rng: random.Random, inequalities: int, givens: int) -> Futoshi
 @pytest.mark.parametrize("n", sorted(LATIN))
 def test_latin_squares(n: int) -> None:
     assert rowdp.count(Futoshiki.empty(n)) == LATIN[n]
+
+
+@pytest.mark.slow
+def test_latin_squares_of_order_eight() -> None:
+    # 108,776,032,459,082,956,800 (OEIS A002860): tens of seconds and over a GB.
+    assert rowdp.count(Futoshiki.empty(8), max_bytes=1700 * rowdp.MB) == 108776032459082956800
 
 
 @pytest.mark.parametrize("n", [*range(2, 7), pytest.param(7, marks=pytest.mark.slow)])
@@ -192,3 +200,12 @@ def test_backend_reports_states() -> None:
 def test_adjacent_mode_is_refused() -> None:
     with pytest.raises(Unsupported):
         rowdp.count(Futoshiki.empty(3, adjacent=True))
+
+
+def test_sorting_networks_sort_every_zero_one_input() -> None:
+    # The 0-1 principle: a network sorting every 0/1 input sorts every input.
+    for k in range(1, 11):
+        inputs = np.array(list(itertools.product((0, 1), repeat=k)), dtype=np.uint64).T
+        out = np.stack(rowdp.sort_network(list(inputs)))
+        assert (out[1:] >= out[:-1]).all()
+        assert (out.sum(axis=0) == inputs.sum(axis=0)).all()

@@ -62,14 +62,17 @@ from search.futoshiki.countdp.rows import (
     afford,
     check_states,
     count_bytes,
+    equal_orders,
+    sort_network,
     transpose,
 )
 from search.futoshiki.model import Futoshiki
 from search.futoshiki.propagate import Engine
 
 MAX_ORDER = 8  # n * n bits in one uint64
-MAX_COLUMNS = 4  # free columns taken as alike (their 4! moves per step)
+MAX_MOVES = 4  # with free rows and columns, the smaller group's lines (their 4! moves)
 RANGE = 1 << 20  # states merged at once when the pieces' sorted tables are merged
+ALL = 2**64 - 1
 
 
 @dataclass(frozen=True)
@@ -128,16 +131,18 @@ class Symmetry:
 
 
 def symmetry(puzzle: Futoshiki, domains: list[int]) -> Symmetry:
-    """The symmetric rows and up to ``MAX_COLUMNS`` free columns (two or more of each), each kept
+    """The symmetric rows and the free columns (two or more of each), each kept
     only where ``domains`` are alike along it, so that the DP's places (read
-    off the domains) are symmetric too."""
+    off the domains) are symmetric too.  With both, at most ``MAX_MOVES``
+    columns (the canonical form enumerates the smaller group's moves)."""
     n = puzzle.n
     rows, columns = symmetric_rows(puzzle), symmetric_rows(transpose(puzzle))
     if any(len({domains[r * n + c] for r in rows}) > 1 for c in range(n)):
         rows = ()
-    columns = columns[:MAX_COLUMNS]  # any subset is alike too; k columns cost k! moves
     if any(len({domains[r * n + c] for c in columns}) > 1 for r in range(n)):
         columns = ()
+    if rows and min(len(rows), len(columns)) > MAX_MOVES:
+        columns = columns[:MAX_MOVES]  # any subset is alike too
     return Symmetry(rows, columns)
 
 
@@ -223,7 +228,6 @@ class Frontier:
                  max_bytes: int):
         self.n, self.sym, self.units = n, sym, units
         self.max_states, self.max_bytes = max_states, max_bytes
-        self.by_columns = Symmetry((), sym.columns)
         self.done = 0
         self.keys = np.zeros(1, dtype=np.uint64)
         self.counts: np.ndarray = np.ones(1, dtype=np.int64)
@@ -235,6 +239,16 @@ class Frontier:
     @property
     def size(self) -> int:
         return int(self.keys.size)
+
+    @property
+    def canonical_bytes(self) -> int:
+        """Bytes per candidate of the canonical forms taken after every row
+        when columns are free: the lines' fields, the sorting network's two
+        outputs, the form and the least one, the count of fixing moves.  (The
+        free rows alone are sorted once per unit, on its merged states.)"""
+        if not self.sym.columns:
+            return 0
+        return 8 * (max(len(self.sym.rows), len(self.sym.columns)) + 5)
 
     @property
     def nbytes(self) -> int:
@@ -275,7 +289,7 @@ class Frontier:
         other += keys.size * per  # the layer's input, held until it is done
         room = self.max_bytes - other
         done_k, done_c = [empty_k], [empty_c]
-        candidate = 3 * per + 17 + (48 if self.sym.columns else 0)
+        candidate = 3 * per + 17 + self.canonical_bytes
         size = max(1, min(keys.size, int(room * 0.75 / (candidate * max(self.growth, 1.0)))))
         lo, merged, growth = 0, 0, 0.0  # merged: states in done_k[0]
         while lo < keys.size:
@@ -283,8 +297,8 @@ class Frontier:
             held = sum(k.size for k in done_k) * per
             try:
                 k, c = keys[lo:hi], counts[lo:hi]
-                for unit in units:
-                    k, c = self.advance(k, c, unit, other, held, deadline)
+                for i, unit in enumerate(units):
+                    k, c = self.advance(k, c, unit, other, held, deadline, i == len(units) - 1)
                     growth = max(growth, self.grew / (hi - lo))
             except StateSpaceTooLarge:
                 if hi - lo < 2:
@@ -315,13 +329,15 @@ class Frontier:
         self.growth = growth
 
     def advance(self, keys: np.ndarray, counts: np.ndarray, unit: Unit, other: int,
-                held: int, deadline: Deadline) -> tuple[np.ndarray, np.ndarray]:
+                held: int, deadline: Deadline, last: bool = True
+                ) -> tuple[np.ndarray, np.ndarray]:
         """``unit`` applied to the states ``keys`` (with ``held`` bytes of
-        states and ``other`` bytes kept elsewhere: the budget is on their sum).
+        states and ``other`` bytes kept elsewhere: the budget is on their sum);
+        ``last``: the side may stop after it, so its keys must be canonical.
         ``self.grew``: the most candidates a row made."""
         open_count = np.uint8(unit.value - 1)
         per = 8 + count_bytes(counts)
-        canonical_bytes = 48 if self.sym.columns else 0
+        canonical_bytes = self.canonical_bytes
         self.grew = 0
         for row in unit.rows:
             deadline.check()
@@ -355,13 +371,15 @@ class Frontier:
             keys = np.concatenate(chunks_k)
             del chunks_k
             if self.sym.columns:  # alike after every row too: fewer states mid-layer
-                keys, _ = canonical(keys, self.by_columns, self.n)
+                keys, _ = sorted_columns(keys, self.sym.columns, self.n, orders=False)
             keys, counts = merge(keys, np.concatenate(chunks_c))
             check_states(keys.size + held // per, self.max_states, f"placing value {unit.value}")
             self.peak = max(self.peak, int(keys.size) + held // per)
-        if unit.sort or self.sym.columns:
-            # Free columns are alike after every unit (a unit fills rows, never
-            # columns), free rows once a unit leaves them all alike: always.
+        if unit.sort or (last and self.sym.rows and self.sym.columns):
+            # Free columns are sorted after every row (a row fills rows, never
+            # columns); the free rows once a unit leaves them all alike, and
+            # with both groups the whole form where a side may stop (inside a
+            # layer the columns' order is enough to merge: fewer passes).
             keys, _ = canonical(keys, self.sym, self.n)
             keys, counts = merge(keys, counts)
         return keys, counts
@@ -416,55 +434,83 @@ def merge_sorted(keys: list[np.ndarray], counts: list[np.ndarray]
     return np.concatenate(out_k), np.concatenate(out_c)
 
 
-def sorted_rows(keys: np.ndarray, rows: tuple[int, ...], n: int
-                ) -> tuple[np.ndarray, np.ndarray]:
+def sorted_rows(keys: np.ndarray, rows: tuple[int, ...], n: int, orders: bool = True
+                ) -> tuple[np.ndarray, np.ndarray | None]:
     """The masks with the fields of ``rows`` sorted, and each one's number of
     orders of equal fields (the stabiliser of the row permutations)."""
-    repeats = np.ones(keys.size, dtype=np.int64)
     if not rows:
-        return keys, repeats
-    width = np.uint64((1 << n) - 1)
-    fields = np.stack([(keys >> np.uint64(r * n)) & width for r in rows])
-    fields.sort(axis=0)
-    out = keys.copy()
-    for r in rows:
-        out &= ~(width << np.uint64(r * n))
-    runs = np.ones(keys.size, dtype=np.int64)
-    for k, r in enumerate(rows):
-        out |= fields[k] << np.uint64(r * n)
-        if k:
-            runs = np.where(fields[k] == fields[k - 1], runs + 1, 1)
-            repeats *= runs
-    return out, repeats
+        return keys, np.ones(keys.size, dtype=np.int64)
+    width = (1 << n) - 1
+    fields = sort_network([(keys >> np.uint64(r * n)) & np.uint64(width) for r in rows])
+    out = keys & np.uint64(ALL ^ sum(width << (r * n) for r in rows))
+    for f, r in zip(fields, rows):
+        out |= f << np.uint64(r * n)
+    return out, equal_orders(fields) if orders else None
 
 
-def moved_columns(keys: np.ndarray, columns: tuple[int, ...], targets: tuple[int, ...],
-                  n: int) -> np.ndarray:
-    """The masks with column ``columns[i]`` moved to ``targets[i]``."""
-    column = [sum(1 << (r * n + c) for r in range(n)) for c in range(n)]
-    out = keys & np.uint64(((1 << n * n) - 1) ^ sum(column[c] for c in columns))
-    for c, t in zip(columns, targets):
-        bits = keys & np.uint64(column[c])
-        out |= bits << np.uint64(t - c) if t >= c else bits >> np.uint64(c - t)
+def sorted_columns(keys: np.ndarray, columns: tuple[int, ...], n: int, orders: bool = True
+                   ) -> tuple[np.ndarray, np.ndarray | None]:
+    """The masks with the columns ``columns`` in sorted order, and each one's
+    number of orders of equal columns.  A column is compared in place, shifted
+    to column 0 (its bits ``n`` apart): an injective code, so sorting the codes
+    sorts the columns, with no gather of the bits."""
+    if not columns:
+        return keys, np.ones(keys.size, dtype=np.int64)
+    spread = sum(1 << (r * n) for r in range(n))
+    fields = sort_network([(keys >> np.uint64(c)) & np.uint64(spread) for c in columns])
+    out = keys & np.uint64(ALL ^ sum(spread << c for c in columns))
+    for f, c in zip(fields, columns):
+        out |= f << np.uint64(c)
+    return out, equal_orders(fields) if orders else None
+
+
+def moved(keys: np.ndarray, lines: tuple[int, ...], targets: tuple[int, ...], n: int,
+          rows: bool) -> np.ndarray:
+    """The masks with row (or column) ``lines[i]`` moved to ``targets[i]``."""
+    if rows:
+        line, step = (1 << n) - 1, n
+    else:
+        line, step = sum(1 << (r * n) for r in range(n)), 1
+    out = keys & np.uint64(ALL ^ sum(line << (x * step) for x in lines))
+    for x, t in zip(lines, targets):
+        bits = keys & np.uint64(line << (x * step))
+        out |= bits << np.uint64((t - x) * step) if t >= x else bits >> np.uint64((x - t) * step)
     return out
 
 
 def canonical(keys: np.ndarray, sym: Symmetry, n: int) -> tuple[np.ndarray, np.ndarray]:
     """Each mask's canonical form under ``sym`` and its orbit size.
 
-    The form is the least, over the column permutations, of the mask with
-    those columns moved and the rows' fields sorted: the set of these forms is
-    the same for every mask of an orbit (row and column moves commute), so its
-    least is a function of the orbit.  The orbit is ``|G| / |stabiliser|``;
-    a pair (row order, column order) fixes the mask when the moved mask sorts
-    to the same form as the mask itself, with one of the ``repeats`` row orders.
+    Rows alone: their fields sorted; columns alone: the columns sorted.  Both:
+    the least, over the permutations of the smaller group, of the mask moved by
+    it and then sorted along the other group: the set of these forms is the
+    same for every mask of an orbit (row and column moves commute), so its
+    least is a function of the orbit.  The orbit is ``|G| / |stabiliser|``: a
+    move of the enumerated group whose sorted form is the mask's own is matched
+    by as many moves of the other group as the mask's equal lines allow.
     """
-    base, repeats = sorted_rows(keys, sym.rows, n)
-    if len(sym.columns) < 2:
+    if not sym.rows or not sym.columns:
+        if sym.rows:
+            base, repeats = sorted_rows(keys, sym.rows, n)
+        else:
+            base, repeats = sorted_columns(keys, sym.columns, n)
         return base, sym.size // repeats
+    by_rows = len(sym.rows) <= len(sym.columns)  # enumerate the rows' moves
+    lines = sym.rows if by_rows else sym.columns
+    other = sym.columns if by_rows else sym.rows
+
+    def sort(masks: np.ndarray, orders: bool) -> tuple[np.ndarray, np.ndarray | None]:
+        if by_rows:
+            return sorted_columns(masks, other, n, orders)
+        return sorted_rows(masks, other, n, orders)
+
+    base, repeats = sort(keys, True)
     best, fixed = base, np.zeros(keys.size, dtype=np.int64)
-    for targets in itertools.permutations(sym.columns):
-        form, _ = sorted_rows(moved_columns(keys, sym.columns, targets, n), sym.rows, n)
+    for targets in itertools.permutations(lines):
+        if targets == lines:
+            fixed += 1
+            continue
+        form, _ = sort(moved(keys, lines, targets, n, by_rows), False)
         best = np.minimum(best, form)
         fixed += form == base
     return best, sym.size // (repeats * fixed)
