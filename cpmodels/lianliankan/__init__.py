@@ -353,7 +353,11 @@ class CpSatBackend(LianliankanBackend):
             solver.parameters.max_deterministic_time = self.opts.dtime
         if isinstance(built, GravityModel):  # presolve took 18 of 19 s on a 6 x 4 board
             solver.parameters.cp_model_presolve = False
-        status = solve(solver, built.model)
+        try:
+            status = solve(solver, built.model)
+        except BaseException:  # stopped from outside: the counts so far stay readable
+            self.effort = {**effort(solver), **self.effort, "hinted": int(hinted)}
+            raise
         self.effort = {**effort(solver), **self.effort, "hinted": int(hinted)}
         wall = time.perf_counter() - start
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
