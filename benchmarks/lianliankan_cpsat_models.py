@@ -3,6 +3,8 @@ docs/lianliankan-cpsat.md ("Gravity: the stack model", "Full 18 x 8 boards").
 
     python benchmarks/lianliankan_cpsat_models.py gravity --size 8x6 --boards 10
     python benchmarks/lianliankan_cpsat_models.py plain --size 18x8 --boards 100
+    python benchmarks/lianliankan_cpsat_models.py gravity --size 16x9 --first 7000 --boards 30 \
+        --no-hint --dtime 5
 
 Board k is ``full_fill(width, height, width * height // 4, random.Random(first + k))``
 with the border ring (``--no-ring`` without).  CP-SAT runs with one worker,
@@ -53,11 +55,14 @@ def run(args: argparse.Namespace) -> None:
         cpu, wall = time.process_time() - clock, time.perf_counter() - wall
         if result.solution is not None:
             assert verify(board, result.solution) == [], seed
-        search = SearchBackend().solve(board, time_limit=120).status
+        clock = time.process_time()
+        searched = SearchBackend().solve(board, time_limit=120)
+        search, search_cpu = searched.status, round(time.process_time() - clock, 3)
         row = {"seed": seed, "status": str(result.status), "search": str(search),
                "cpu": round(cpu, 3), "wall": round(wall, 3), "build_cpu": build,
                "dtime": result.effort.get("deterministic_time"),
-               "hinted": result.effort.get("hinted")}
+               "hinted": result.effort.get("hinted"), "search_cpu": search_cpu,
+               "search_nodes": searched.effort.get("nodes"), "message": result.message}
         if str(result.status) != "LIMIT" and str(search) != "LIMIT":
             assert result.status is search, (seed, result.status, search)
         rows.append(row)
@@ -71,6 +76,9 @@ def run(args: argparse.Namespace) -> None:
         "LIMIT": [r["seed"] for r in rows if r["status"] == "LIMIT"],
         "cpu_median": statistics.median(r["cpu"] for r in rows),
         "cpu_max": max(r["cpu"] for r in rows),
+        "search_UNSAT": sum(r["search"] == "UNSAT" for r in rows),
+        "search_cpu_median": statistics.median(r["search_cpu"] for r in rows),
+        "search_cpu_max": max(r["search_cpu"] for r in rows),
         "dtime_median": statistics.median(r["dtime"] or 0 for r in decided) if decided else None,
         "dtime_max": max((r["dtime"] or 0 for r in decided), default=None),
     }

@@ -49,8 +49,10 @@ from cpmodels.lianliankan.lines import Line, candidate_lines
 from cpmodels.lianliankan.stacks import StackModel, packed
 from search.core.contract import Deadline, LimitReached, SolveResult, Status, Unsupported
 from search.lianliankan.backend import LianliankanBackend
+from search.lianliankan.deadend import removable
 from search.lianliankan.gravity import safe_removals
 from search.lianliankan.model import Board, Cell, Move, Solution
+from search.lianliankan.paths import Field
 from search.lianliankan.solver import clearing, dead_pairs
 
 # ---------------------------------------------------------------- safe moves
@@ -281,6 +283,7 @@ class CpSatBackend(LianliankanBackend):
         presolve: bool = True  # play the safe moves first, model only the rest
         hint: bool = True  # hint the search's clearing (found within HINT_NODES nodes)
         stacks: bool = True  # gravity on packed boards: the order model of the stacks
+        layers: bool = False  # the stack model: pairs that share no column may share a step
         apart: bool = False  # no gravity: leave out pairs the relaxation keeps apart
         cores: int = 2000  # no gravity, no hint: relaxation runs of the search for deadlock cores
         dtime: float | None = None  # CP-SAT's max_deterministic_time (work, not seconds)
@@ -301,6 +304,12 @@ class CpSatBackend(LianliankanBackend):
         if self.opts.presolve:
             first, puzzle = (safe_removals(puzzle) if puzzle.gravity
                              else safe_moves(puzzle, deadline=deadline))
+        walled = _walled_in(puzzle) if puzzle.gravity else []
+        if walled:
+            message = (f"{len(walled)} tiles can never be removed under gravity, whatever "
+                       f"goes first (one at {walled[0]})")
+            return SolveResult(Status.UNSAT, None, time.perf_counter() - start,
+                               {"safe_moves": len(first)}, message)
         try:
             built = None if deadline.expired() else self._build(puzzle, deadline)
         except LimitReached:
@@ -309,6 +318,7 @@ class CpSatBackend(LianliankanBackend):
             message = "the relaxation keeps every partner away from some tile"
             return SolveResult(Status.UNSAT, None, time.perf_counter() - start,
                                {"safe_moves": len(first)}, message)
+
         if built is None or deadline.expired():
             return SolveResult(Status.LIMIT, None, time.perf_counter() - start,
                                {"safe_moves": len(first)}, "time limit reached")
@@ -343,7 +353,11 @@ class CpSatBackend(LianliankanBackend):
             solver.parameters.max_deterministic_time = self.opts.dtime
         if isinstance(built, GravityModel):  # presolve took 18 of 19 s on a 6 x 4 board
             solver.parameters.cp_model_presolve = False
-        status = solve(solver, built.model)
+        try:
+            status = solve(solver, built.model)
+        except BaseException:  # stopped from outside: the counts so far stay readable
+            self.effort = {**effort(solver), **self.effort, "hinted": int(hinted)}
+            raise
         self.effort = {**effort(solver), **self.effort, "hinted": int(hinted)}
         wall = time.perf_counter() - start
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
@@ -360,8 +374,9 @@ class CpSatBackend(LianliankanBackend):
         """The model of ``board``, or ``_REFUTED`` when the pairs kept apart leave
         some tile no partner."""
         if board.gravity:  # columns as stacks when they are; else time-expanded
-            stacks = self.opts.stacks and packed(board)
-            return (StackModel if stacks else GravityModel)(board, deadline)
+            if self.opts.stacks and packed(board):
+                return StackModel(board, deadline, layers=self.opts.layers)
+            return GravityModel(board, deadline)
         apart: set | None = set()
         if self.opts.apart:
             apart = dead_pairs(board, deadline)
@@ -378,6 +393,17 @@ class CpSatBackend(LianliankanBackend):
 
 
 _REFUTED = "refuted"  # what _build answers for a board the pairs kept apart refute
+
+
+def _walled_in(board: Board) -> list[Cell]:
+    """The tiles of a packed gravity board that no order of removals can take
+    (``search.lianliankan.deadend``: the stacks' bounds, grown to a fixpoint),
+    in scan order; none on a board that is not packed.  The gravity
+    counterpart of the reachability check: the stack model alone did not
+    prove such full 16 x 9 boards in 60 s."""
+    field = Field(board)
+    inside = removable(field)
+    return [] if inside is None else [field.cell(t) for t in field.tiles() if t not in inside]
 HINT_NODES = 20_000  # the search's budget for a clearing to hint (nodes, not seconds)
 
 

@@ -58,9 +58,12 @@ def packed(board: Board) -> bool:
 class StackModel:
     """The order model of a packed board under gravity (see the module's doc)."""
 
-    def __init__(self, board: Board, deadline: Deadline | None = None):
+    def __init__(self, board: Board, deadline: Deadline | None = None, layers: bool = False):
+        """``layers``: pairs that share no column may share a step (see the
+        module's doc); else every two pairs are strictly ordered."""
         deadline = deadline or Deadline(None)
         self.board = board
+        self.layers = layers
         self.model = m = cp_model.CpModel()
         self.tiles = tiles = list(board.tiles)
         self.steps = steps = len(tiles) // 2
@@ -84,11 +87,17 @@ class StackModel:
                     mates_of[a].append(mate)
                     mates_of[b].append(mate)
                     m.add(self.step[a] == self.step[b]).only_enforce_if(mate)
-                    # two tiles of one picture: mates, or one strictly first
-                    m.add_exactly_one(mate, self.prec(a, b), self.prec(b, a))
+                    if self._strict(a, b):  # two tiles: mates, or one strictly first
+                        m.add_exactly_one(mate, self.prec(a, b), self.prec(b, a))
+                    else:  # or, in other columns, in one layer with other mates
+                        m.add_at_most_one(mate, self.prec(a, b), self.prec(b, a))
                     m.add_bool_or(self._lines(a, b)).only_enforce_if(mate)
         for t in tiles:
             m.add_exactly_one(mates_of[t])
+        for column in self.column.values():  # a column's removals are strictly ordered
+            for i, u in enumerate(column):
+                for t in column[i + 1:]:
+                    self.prec(u, t)
 
     # ------------------------------------------------------------ order
 
@@ -99,16 +108,21 @@ class StackModel:
             m, s = self.model, self.step
             lit = m.new_bool_var(f"prec{u}{t}")
             m.add(s[u] + 1 <= s[t]).only_enforce_if(lit)
-            if self.board.at(u) == self.board.at(t):
+            if self.board.at(u) == self.board.at(t) or not self._strict(u, t):
                 m.add(s[t] <= s[u]).only_enforce_if(~lit)
                 self._prec[key] = lit
                 self._prec[t, u] = other = m.new_bool_var(f"prec{t}{u}")
                 m.add(s[t] + 1 <= s[u]).only_enforce_if(other)
                 m.add(s[u] <= s[t]).only_enforce_if(~other)
-            else:  # never mates: one of them goes first
+            else:  # never mates, never in one step: one of them goes first
                 m.add(s[t] + 1 <= s[u]).only_enforce_if(~lit)
                 self._prec[key], self._prec[t, u] = lit, ~lit
         return self._prec[key]
+
+    def _strict(self, u: Cell, t: Cell) -> bool:
+        """Whether u and t, unless mates, are at different steps: always
+        without layers, else when they share a column."""
+        return not self.layers or u[1] == t[1]
 
     def _left(self, cells: Iterable[Cell], t: Cell) -> Any:
         """The number of ``cells`` still on the board when t goes."""

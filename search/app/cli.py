@@ -60,6 +60,8 @@ from search.core.contract import (
     InputError,
     SolveResult,
     Status,
+    effort_of,
+    engines_run,
 )
 from search.core.limits import (
     DEFAULT_MEMORY_MB,
@@ -437,8 +439,9 @@ def bounded(task: Callable[..., Answer], kind_: PuzzleKind, puzzle: Any, file: s
     if limit is not None and started is not None:
         limit = max(MIN_TASK_SECONDS, limit - (start - started))
         args = argparse.Namespace(**{**vars(args), "time_limit": limit})
+    engines: list[Any] = []
     try:
-        with watchdog(limit):
+        with engines_run() as engines, watchdog(limit):
             return task(kind_, puzzle, file, backend, args)
     except (Overtime, MemoryError) as error:
         cap = getattr(args, "memory_limit", None)
@@ -453,7 +456,7 @@ def bounded(task: Callable[..., Answer], kind_: PuzzleKind, puzzle: Any, file: s
         if args.command == "check":
             fields.update(verdict="LIMIT", ok=None)
         return Answer(file, kind_.name, args.command, backend or "default", Status.LIMIT,
-                      time.perf_counter() - start, fields=fields)
+                      time.perf_counter() - start, effort_of(engines), fields=fields)
     except RecursionError:
         raise InputError("too large for this backend (Python's recursion limit)",
                          file) from None

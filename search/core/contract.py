@@ -10,9 +10,11 @@ does natively, and a call a backend does not declare raises ``Unsupported``.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import time
 from collections.abc import Iterator, Mapping
+from contextvars import ContextVar
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from typing import Any, ClassVar, Generic, TypeVar
@@ -110,6 +112,31 @@ def add_effort(total: dict[str, float], more: Mapping[str, float]) -> None:
     several searches reports their sum)."""
     for name, value in more.items():
         total[name] = total.get(name, 0) + value
+
+
+def effort_of(engines: list[Any]) -> dict[str, float]:
+    """The sum of the effort figures the ``engines`` hold now (``add_effort``)."""
+    total: dict[str, float] = {}
+    for engine in engines:
+        add_effort(total, {k: v for k, v in engine.effort.items()
+                           if isinstance(v, (int, float)) and not isinstance(v, bool)})
+    return total
+
+
+_running: ContextVar[list[Any] | None] = ContextVar("running", default=None)
+
+
+@contextlib.contextmanager
+def engines_run() -> Iterator[list[Any]]:
+    """The backends made in the block, in order: a task stopped from outside
+    (the watchdog's ``Overtime``) still reports the counts they hold so far
+    (``effort_of``), where its result, which carries them, never came back."""
+    made: list[Any] = []
+    token = _running.set(made)
+    try:
+        yield made
+    finally:
+        _running.reset(token)
 
 
 # ---------------------------------------------------------------- results
@@ -239,6 +266,9 @@ class Backend(Generic[P, S]):
                               f"(its options: {', '.join(known) or 'none'})")
         self.opts = self.Options(**options)
         self.effort: dict[str, float] = {}
+        made = _running.get()
+        if made is not None:  # a task that may be stopped from outside: engines_run
+            made.append(self)
 
     def offers(self, call: str) -> None:
         """Raise ``Unsupported`` unless this backend declares ``call``."""

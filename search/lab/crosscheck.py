@@ -36,7 +36,14 @@ from search.app.arguments import (
     say,
     worst,
 )
-from search.core.contract import GridcpError, InputError, Status, Unsupported
+from search.core.contract import (
+    GridcpError,
+    InputError,
+    Status,
+    Unsupported,
+    effort_of,
+    engines_run,
+)
 from search.core.limits import Overtime, check_cells, watchdog
 from search.core.registry import PuzzleKind, instance_files, kind, kinds, load, load_puzzle
 from search.lab.oracles import ORACLES
@@ -203,11 +210,13 @@ def watched_task(kind_: PuzzleKind, puzzle: Any, backend: str, task: str,
     """``run_task`` under the watchdog of the time limit (crosscheck, in this
     process; bench kills its runs' processes itself): LIMIT when it overruns."""
     start = time.perf_counter()
+    engines: list[Any] = []
     try:
-        with watchdog(time_limit):
+        with engines_run() as engines, watchdog(time_limit):
             return run_task(kind_, puzzle, backend, task, time_limit, graph_check=True)
-    except Overtime:
+    except Overtime:  # the counts the engines hold so far stay in the answer
         return Outcome(backend, task, Status.LIMIT, wall=time.perf_counter() - start,
+                       effort=effort_of(engines),
                        message=f"stopped at the time limit ({time_limit:g} s)")
 
 

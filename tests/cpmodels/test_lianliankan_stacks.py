@@ -121,3 +121,52 @@ def test_pairs_kept_apart_keep_the_verdict() -> None:
             continue
         result = solve(b, presolve=False, hint=False, apart=True)
         assert result.status is (Status.SOLVED if clearable(b) else Status.UNSAT), b
+
+
+@pytest.mark.parametrize("border", [False, True])
+def test_layers_against_brute_force(border: bool) -> None:
+    """Pairs in disjoint columns sharing a step: CP-SAT alone, verdicts and replays."""
+    rng = random.Random(40 + border)
+    verdicts: Counter[Status] = Counter()
+    for _ in range(150):
+        b = packed_board(rng, border)
+        expected = Status.SOLVED if clearable(b) else Status.UNSAT
+        assert solve(b, hint=False, presolve=False, layers=True).status is expected, b
+        verdicts[expected] += 1
+    assert verdicts[Status.UNSAT] >= 5 and verdicts[Status.SOLVED] >= 50
+
+
+def test_a_column_is_strictly_ordered() -> None:
+    """Every two tiles of one column get an order literal (else two pairs of
+    one column could share a step, and the fall between them go unseen)."""
+    b = Board(((1, 0), (2, 0), (1, 0), (2, 0)), gravity=True)
+    for layers in (False, True):
+        model = StackModel(b, layers=layers)
+        column = model.column[0]
+        assert all((u, t) in model._prec for u in column for t in column if u != t)
+
+
+def test_walled_in_boards_are_unclearable() -> None:
+    """The gravity refutation before the model (the stacks' bounds): every board
+    it refutes is unclearable by brute force, and it refutes some."""
+    from cpmodels.lianliankan import _walled_in
+
+    rng = random.Random(5)
+    refuted = 0
+    for _ in range(400):
+        b = packed_board(rng, rng.random() < 0.5)
+        if _walled_in(b):
+            refuted += 1
+            assert not clearable(b), b
+            result = solve(b, hint=False)
+            assert result.status is Status.UNSAT and "never be removed" in result.message
+    assert refuted >= 10
+
+
+def test_walled_in_full_board_agrees_with_search() -> None:
+    """A fresh full 16 x 9 border+gravity deal (seed 7000): CP-SAT's backend,
+    without the search's hint, refutes it at once; so does the search."""
+    b = Board(full_fill(16, 9, 36, random.Random(7000)), border=True, gravity=True)
+    result = CpSatBackend(seed=0, hint=False).solve(b, time_limit=60)
+    assert result.status is Status.UNSAT, result
+    assert SearchBackend().solve(b, time_limit=60).status is Status.UNSAT
