@@ -44,8 +44,8 @@ import random
 from array import array
 from collections.abc import Iterator
 
+from search.core.compiled import load
 from search.core.contract import Deadline, LimitReached
-from search.lianliankan import gravity_kernel as kernel
 from search.lianliankan.deadend import never_cleared
 from search.lianliankan.model import Board, Move
 from search.lianliankan.paths import Field
@@ -58,6 +58,9 @@ FIRST_MOVES = 4096  # room on the move stack at first (it doubles when full)
 FIRST_TABLE = 1 << 14  # slots of the table at first (it doubles when half full)
 MAX_TABLE = 1 << 22  # slots at most (64 MB; then a new failure replaces an old one)
 ZOBRIST_SEED = 0x5EED
+
+# the search's hot loop: compiled where built (search.core.compiled)
+kernel = load("search.lianliankan.gravity_kernel")
 
 Pair = tuple[int, int, tuple[int, ...]]  # two tiles (flat indices) and the corners of a line
 

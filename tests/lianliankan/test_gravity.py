@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
+from search.core.compiled import is_compiled, source
 from search.core.contract import Deadline, LimitReached, Status
 from search.core.registry import kind
 from search.lab.oracles.lianliankan import clearable, random_board
 from search.lab.oracles.lianliankan import moves as oracle_moves
 from search.lianliankan import gravity
-from search.lianliankan import gravity_kernel as kernel
 from search.lianliankan.generate import BlankGame, full_fill, full_tiles, played_fill
 from search.lianliankan.gravity import GravitySearch, moves_of, safe_removals
 from search.lianliankan.io import parse
@@ -26,6 +26,9 @@ from search.lianliankan.model import Board, Solution
 from search.lianliankan.paths import Field
 from search.lianliankan.verify import fewest_turns, verify
 from tests.conftest import backend_names
+
+# the kernel as Python: its inner functions are C-only once compiled
+kernel = source("search.lianliankan.gravity_kernel")
 
 BACKENDS = backend_names("lianliankan")
 ROOT = Path(__file__).resolve().parents[2]
@@ -273,6 +276,18 @@ def test_search_is_deterministic_and_verified(width: int, height: int) -> None:
             assert got[1] <= 3000
         seen.add(got[0])
     assert "SOLVED" in seen
+
+
+@pytest.mark.skipif(not is_compiled(gravity.kernel), reason="the kernel is not built here")
+def test_compiled_and_interpreted_search_alike(monkeypatch) -> None:
+    """The compiled kernel and its source interpreted: the same verdicts, node
+    counts and clearings (one algorithm, two ways to run it)."""
+    boards = [Board(full_fill(w, h, w * h // 4, random.Random(seed)), border=seed % 2 == 0,
+                    gravity=True) for seed in range(8) for w, h in ((8, 6), (16, 9))]
+    built = [_run(GravitySearch(b, Deadline(None), node_limit=4000)) for b in boards]
+    monkeypatch.setattr(gravity, "kernel", kernel)
+    assert [_run(GravitySearch(b, Deadline(None), node_limit=4000)) for b in boards] == built
+    assert {r[0] for r in built} >= {"SOLVED"}
 
 
 def test_the_buffers_grow(monkeypatch) -> None:
