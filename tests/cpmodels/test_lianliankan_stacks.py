@@ -53,16 +53,22 @@ def test_packed() -> None:
     assert not packed(Board(((1, 1), (0, 2)), gravity=True))  # a hole under a tile
 
 
+# CP-SAT alone (no hint, no safe removals), as configured by default, and with
+# pairs in disjoint columns sharing a step (layers)
+CONFIGURATIONS = [{"hint": False, "presolve": False}, {},
+                  {"hint": False, "presolve": False, "layers": True}]
+
+
 @pytest.mark.parametrize("border", [False, True])
-def test_small_packed_boards_against_brute_force(border: bool) -> None:
-    """CP-SAT alone (no hint, no safe removals) and as configured by default."""
+@pytest.mark.parametrize("options", CONFIGURATIONS, ids=["alone", "default", "layers"])
+def test_small_packed_boards_against_brute_force(border: bool, options: dict) -> None:
+    """Verdicts (and, in ``solve``, replays) against the brute-force oracle."""
     rng = random.Random(40 + border)
     verdicts: Counter[Status] = Counter()
     for _ in range(150):
         b = packed_board(rng, border)
         expected = Status.SOLVED if clearable(b) else Status.UNSAT
-        assert solve(b, hint=False, presolve=False).status is expected, b
-        assert solve(b).status is expected, b
+        assert solve(b, **options).status is expected, b
         verdicts[expected] += 1
     assert verdicts[Status.UNSAT] >= 5 and verdicts[Status.SOLVED] >= 50
 
@@ -121,19 +127,6 @@ def test_pairs_kept_apart_keep_the_verdict() -> None:
             continue
         result = solve(b, presolve=False, hint=False, apart=True)
         assert result.status is (Status.SOLVED if clearable(b) else Status.UNSAT), b
-
-
-@pytest.mark.parametrize("border", [False, True])
-def test_layers_against_brute_force(border: bool) -> None:
-    """Pairs in disjoint columns sharing a step: CP-SAT alone, verdicts and replays."""
-    rng = random.Random(40 + border)
-    verdicts: Counter[Status] = Counter()
-    for _ in range(150):
-        b = packed_board(rng, border)
-        expected = Status.SOLVED if clearable(b) else Status.UNSAT
-        assert solve(b, hint=False, presolve=False, layers=True).status is expected, b
-        verdicts[expected] += 1
-    assert verdicts[Status.UNSAT] >= 5 and verdicts[Status.SOLVED] >= 50
 
 
 def test_a_column_is_strictly_ordered() -> None:
