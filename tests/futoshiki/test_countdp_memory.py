@@ -208,6 +208,7 @@ def test_evidence_rebuilt_from_counts(seed: int) -> None:
     assert len({s.grid for s in result.solutions}) == len(result.solutions)
 
 
-def test_the_memory_budget_is_in_the_effort() -> None:
+def test_the_memory_budget_is_a_setting_not_effort() -> None:
     result = CountDPBackend(progress=False, memory_mb=300).count(Futoshiki.empty(5))
-    assert result.effort["memory_mb"] == 300 and MB == 2**20
+    assert result.count == 161280 and "memory_mb" not in result.effort
+    assert CountDPBackend(memory_mb=300).budget_mb() * MB == 300 * 2**20
