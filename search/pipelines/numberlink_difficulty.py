@@ -154,15 +154,10 @@ class _Steer:
             return False
         open_steps = {frozenset((board.cell(i), board.cell(i + board.step[d])))
                       for i, d in board.open_links()}
-        where = [(p, i) for p, path in enumerate(solution.paths)
-                 for i in range(1, len(path) - 2)
-                 if frozenset((path[i], path[i + 1])) in open_steps]
+        where = [(p, i) for p, i, step in _steps(solution) if step in open_steps]
         if not where:
             return False
-        p, i = self.rng.choice(where)
-        paths = [list(path) for path in solution.paths]
-        paths[p:p + 1] = [paths[p][: i + 1], paths[p][i + 1:]]
-        self._set(*board_of_paths(puzzle.height, puzzle.width, paths, puzzle.blocked))
+        self._set(*_split(puzzle, solution, *self.rng.choice(where)))
         self.cuts += 1
         return True
 
@@ -218,6 +213,21 @@ def lenient_proof(puzzle: Numberlink) -> Solution | None:
             puzzle.open_cells):
         return None
     return found
+
+
+def _steps(solution: Solution) -> list[tuple[int, int, frozenset[Cell]]]:
+    """The steps of ``solution`` a cut may take (path, index, step): both
+    halves keep two cells or more."""
+    return [(p, i, frozenset((path[i], path[i + 1]))) for p, path in enumerate(solution.paths)
+            for i in range(1, len(path) - 2)]
+
+
+def _split(puzzle: Numberlink, solution: Solution, p: int, i: int
+           ) -> tuple[Numberlink, Solution]:
+    """The board with path p of ``solution`` cut after its step i."""
+    paths = [list(path) for path in solution.paths]
+    paths[p:p + 1] = [paths[p][: i + 1], paths[p][i + 1:]]
+    return board_of_paths(puzzle.height, puzzle.width, paths, puzzle.blocked)
 
 
 def _score(found: Grade) -> tuple[int, int]:
@@ -305,15 +315,11 @@ class _HardRepair(_Steer):
         """Cut where ``other`` parts from S: of up to ``HARD_CUTS`` such steps
         (in a random order), the one whose board stays at ``target`` with
         the most probes; the grade of the board (None if no cut is left)."""
-        # the generator's cuts (imported here: that module imports this one)
-        from search.pipelines.numberlink_generate import _cut, _cuttable
-
-        where = _cuttable(self.solution, other)
+        where = [(p, i) for p, i, step in _steps(self.solution) if step not in other.edges]
         self.rng.shuffle(where)
         best: tuple[Grade, Numberlink, Solution] | None = None
         for p, i in where[:HARD_CUTS]:
-            puzzle, solution = _cut(self.puzzle.height, self.puzzle.width, self.solution,
-                                    {p: i}, self.puzzle.blocked)
+            puzzle, solution = _split(self.puzzle, self.solution, p, i)
             found = self._grade(puzzle)
             if found.level == target and (best is None or _score(found) > _score(best[0])):
                 best = (found, puzzle, solution)
