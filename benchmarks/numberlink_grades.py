@@ -2,11 +2,12 @@
 and how the grades differ in solve effort.
 
     python benchmarks/numberlink_grades.py --sizes 8 12 --boards 30 --steer 4 \
-        [--grades easy medium hard] [--janko PATH]
+        [--grades easy medium hard] [--hard-size 14] [--janko PATH]
 
 1. The grades of the well-designed generator's boards (seeds 1..boards).
-2. ``generate --difficulty``'s steering at the first size: per grade, how
-   many seeds gave a board, boards drawn, cuts, kept slides and merges, CPU.
+2. ``generate --difficulty``'s steering at the first size (hard: at
+   ``--hard-size``): per grade, how many seeds gave a board, boards drawn,
+   cuts, kept slides and merges, CPU.
 3. Solve effort by grade: ``guesses`` (the nodes of a search that has only
    the forced moves) and the ``search`` backend's nodes, medians, on the
    generated boards and on a file of published boards (``--janko``, e.g.
@@ -63,7 +64,9 @@ def main() -> None:
     parser.add_argument("--steer", type=int, default=10, help="seeds per grade to steer")
     parser.add_argument("--janko", type=Path, help="a file of published boards")
     parser.add_argument("--grades", nargs="+", default=list(GRADES), choices=GRADES,
-                        help="the grades to steer to (hard: minutes a seed, and rarely made)")
+                        help="the grades to steer to")
+    parser.add_argument("--hard-size", type=int, default=None,
+                        help="the size to steer to hard at (default: the first size)")
     args = parser.parse_args()
     generated = []
     print("| size | boards | easy | medium | hard | CPU s a board (generate + grade) |")
@@ -78,11 +81,11 @@ def main() -> None:
         cpu = (time.process_time() - start) / args.boards
         print(f"| {n}x{n} | {args.boards} | {counts['easy']} | {counts['medium']} | "
               f"{counts['hard']} | {cpu:.2f} |")
-    n = args.sizes[0]
-    print(f"\n`generate numberlink --size {n} --difficulty G`, seeds 1..{args.steer}\n")
-    print("| grade | made | boards drawn | cuts | slides and merges kept | CPU s a seed |")
-    print("|---|---|---|---|---|---|")
+    print(f"\n`generate numberlink --size N --difficulty G`, seeds 1..{args.steer}\n")
+    print("| grade | size | made | boards drawn | cuts | slides and merges kept | CPU s a seed |")
+    print("|---|---|---|---|---|---|---|")
     for name in args.grades:
+        n = args.hard_size if name == "hard" and args.hard_size else args.sizes[0]
         made, drawn, cuts, moves = 0, [], [], []
         start = time.process_time()
         for seed in range(1, args.steer + 1):
@@ -95,7 +98,7 @@ def main() -> None:
             cuts.append(found.cuts)
             moves.append(found.moves)
         cpu = (time.process_time() - start) / args.steer
-        print(f"| {name} | {made} of {args.steer} | {sum(drawn)} | {sum(cuts)} | "
+        print(f"| {name} | {n}x{n} | {made} of {args.steer} | {sum(drawn)} | {sum(cuts)} | "
               f"{sum(moves)} | {cpu:.2f} |")
     effort_table("Solve effort, the generated boards above", generated)
     if args.janko:

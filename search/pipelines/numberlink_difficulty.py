@@ -24,6 +24,17 @@ until the grade is reached (within ``MOVES`` tries; else the board is
 dropped).  Every choice comes from one ``random.Random`` seeded by the seed,
 and every budget is work, so a seed gives the same board on any machine;
 the first board drawn is the seed's own board of the well-designed generator.
+
+``hard`` goes the other way round, since slides and merges of a
+well-designed board leave it medium (the deduction with a lookahead is
+strong: most boards it cannot fill are ambiguous).  It draws full-cover
+boards with few long paths (``large_board``, a pair per ``CELLS_PER_PAIR``
+cells) until one is hard, ambiguous or not, then repairs it the way the
+generator does, with a difference: of the cuts where the check's second
+solution parts from S (each rules that solution out), it takes the one
+that keeps the board hard with the most probes.  The board is returned once
+the check proves it well-designed; a board that no cut keeps hard is
+dropped.
 """
 
 from __future__ import annotations
@@ -36,12 +47,20 @@ from search.core.contract import Deadline, GridcpError, add_effort
 from search.numberlink.generate import board_of_paths
 from search.numberlink.grade import GRADES, PROBES, Deduction, Grade, grade, lookahead
 from search.numberlink.model import Cell, Numberlink, Solution
+from search.numberlink.paths_gen import large_board
 from search.numberlink.verify import verify
 from search.pipelines.numberlink_check import Budget, check
 
 BOARDS = 10  # boards drawn for one seed before the grade is given up
 MOVES = 150  # slides and merges tried on one board (each kept one costs a check)
 DEDUCED = "deduction (lenient, no self-touch)"  # the proof of ``lenient_proof``
+# ``hard``: cells per pair of a drawn board (published hard boards have 15-22;
+# fewer pairs leave more boards the lookahead cannot fill), boards drawn for
+# a seed, checks of one board, and cuts graded for one repair
+CELLS_PER_PAIR = 24
+HARD_BOARDS = 400
+HARD_ROUNDS = 20
+HARD_CUTS = 40
 
 
 @dataclass(frozen=True)
@@ -135,15 +154,10 @@ class _Steer:
             return False
         open_steps = {frozenset((board.cell(i), board.cell(i + board.step[d])))
                       for i, d in board.open_links()}
-        where = [(p, i) for p, path in enumerate(solution.paths)
-                 for i in range(1, len(path) - 2)
-                 if frozenset((path[i], path[i + 1])) in open_steps]
+        where = [(p, i) for p, i, step in _steps(solution) if step in open_steps]
         if not where:
             return False
-        p, i = self.rng.choice(where)
-        paths = [list(path) for path in solution.paths]
-        paths[p:p + 1] = [paths[p][: i + 1], paths[p][i + 1:]]
-        self._set(*board_of_paths(puzzle.height, puzzle.width, paths, puzzle.blocked))
+        self._set(*_split(puzzle, solution, *self.rng.choice(where)))
         self.cuts += 1
         return True
 
@@ -201,6 +215,21 @@ def lenient_proof(puzzle: Numberlink) -> Solution | None:
     return found
 
 
+def _steps(solution: Solution) -> list[tuple[int, int, frozenset[Cell]]]:
+    """The steps of ``solution`` a cut may take (path, index, step): both
+    halves keep two cells or more."""
+    return [(p, i, frozenset((path[i], path[i + 1]))) for p, path in enumerate(solution.paths)
+            for i in range(1, len(path) - 2)]
+
+
+def _split(puzzle: Numberlink, solution: Solution, p: int, i: int
+           ) -> tuple[Numberlink, Solution]:
+    """The board with path p of ``solution`` cut after its step i."""
+    paths = [list(path) for path in solution.paths]
+    paths[p:p + 1] = [paths[p][: i + 1], paths[p][i + 1:]]
+    return board_of_paths(puzzle.height, puzzle.width, paths, puzzle.blocked)
+
+
 def _score(found: Grade) -> tuple[int, int]:
     return (found.level or 0, found.effort.get("probes", 0))
 
@@ -228,3 +257,74 @@ def moves(solution: Solution) -> list[list[list[Cell]]]:
             if p < q:
                 out.append(rest + [first + second])
     return out
+
+
+def hard(height: int, width: int, seed: int, *, budget: Budget, pairs: int | None = None,
+         backend: str | None = None, time_limit: float | None = None) -> Graded:
+    """A hard well-designed board from ``seed`` (see the module text):
+    ``pairs`` on the drawn boards (default a pair per ``CELLS_PER_PAIR``
+    cells), ``budget`` the check's (``backend``: that engine's check)."""
+    if height * width < 4:
+        raise GridcpError(f"a {width}x{height} board is too small for a hard puzzle")
+    deadline = Deadline(time_limit)
+    rng = random.Random(f"numberlink-hard-{seed}")
+    pairs = pairs or max(1, round(height * width / CELLS_PER_PAIR))
+    effort: dict[str, float] = {}
+    for drawn in range(1, HARD_BOARDS + 1):
+        puzzle, solution = large_board(height, width, rng.getrandbits(32), pairs=pairs)
+        repair = _HardRepair(puzzle, solution, rng, budget, backend, deadline)
+        found = repair.run()
+        add_effort(effort, repair.effort)
+        if found is not None:
+            problems = verify(repair.puzzle, repair.solution)
+            if problems:
+                raise AssertionError(f"a hard board's solution fails verify: {problems}")
+            return Graded(repair.puzzle, repair.solution, found, repair.proved_by, repair.cuts,
+                          0, drawn, effort)
+        if deadline.expired():
+            break
+    raise GridcpError(f"no hard well-designed puzzle from seed {seed} within "
+                      f"{HARD_BOARDS} boards")
+
+
+class _HardRepair(_Steer):
+    """A hard board repaired by cuts that keep it hard, until proved."""
+
+    def __init__(self, puzzle: Numberlink, solution: Solution, rng: random.Random,
+                 budget: Budget, backend: str | None, deadline: Deadline):
+        super().__init__(Drawn(puzzle, solution, ""), rng, budget, backend, deadline)
+
+    def run(self, target: int = 2) -> Grade | None:
+        now = self._grade(self.puzzle)
+        for _ in range(HARD_ROUNDS):
+            if now.level != target:
+                return None
+            report = check(self.puzzle, backend=self.backend, budget=self.budget,
+                           time_limit=self.deadline.remaining())
+            add_effort(self.effort, {f"check.{k}": v for k, v in report.effort.items()})
+            if report.ok:
+                self.proved_by = report.engine
+                return now
+            others = [s for s in report.solutions if s.edges != self.solution.edges]
+            if not others:
+                return None  # undecided: more cuts would make it easier
+            now = self._hardest_cut(others[0], target)
+        return None
+
+    def _hardest_cut(self, other: Solution, target: int) -> Grade:
+        """Cut where ``other`` parts from S: of up to ``HARD_CUTS`` such steps
+        (in a random order), the one whose board stays at ``target`` with
+        the most probes; the grade of the board (None if no cut is left)."""
+        where = [(p, i) for p, i, step in _steps(self.solution) if step not in other.edges]
+        self.rng.shuffle(where)
+        best: tuple[Grade, Numberlink, Solution] | None = None
+        for p, i in where[:HARD_CUTS]:
+            puzzle, solution = _split(self.puzzle, self.solution, p, i)
+            found = self._grade(puzzle)
+            if found.level == target and (best is None or _score(found) > _score(best[0])):
+                best = (found, puzzle, solution)
+        if best is None:
+            return Grade(None)
+        self._set(best[1], best[2])
+        self.cuts += 1
+        return best[0]

@@ -56,7 +56,7 @@ from search.numberlink.io import format_puzzle, format_solution, solution_json
 from search.numberlink.model import Cell, Numberlink, Solution
 from search.numberlink.paths_gen import large_board
 from search.pipelines.numberlink_check import Budget, check
-from search.pipelines.numberlink_difficulty import Drawn, Graded, graded
+from search.pipelines.numberlink_difficulty import Drawn, Graded, graded, hard
 
 # Cells per pair on the drawn board when ``--pairs`` is not given: the proof's
 # work falls fast as pairs are added (20x20, seeds 65004-65006: 1.4-1.8 CPU s
@@ -361,6 +361,8 @@ def _graded(height: int, width: int, seed: int, difficulty: str, pairs: int | No
             backend: str | None) -> Graded:
     """A well-designed board of the grade asked for (``numberlink_difficulty``)."""
     design = Design()
+    if difficulty == "hard":
+        return hard(height, width, seed, budget=design.check, pairs=pairs, backend=backend)
 
     def draw(board_seed: int) -> Drawn:
         made = well_designed(height, width, board_seed, pairs=pairs, design=design,
