@@ -110,11 +110,7 @@ def graded(draw: Callable[[int], Drawn], seed: int, difficulty: str, *,
         found = steer.run(target)
         add_effort(effort, steer.effort)
         if found is not None:
-            problems = verify(steer.puzzle, steer.solution)
-            if problems:
-                raise AssertionError(f"a steered board's solution fails verify: {problems}")
-            return Graded(steer.puzzle, steer.solution, found, steer.proved_by, steer.cuts,
-                          steer.moves, drawn, effort)
+            return _verified(steer, found, steer.moves, drawn, effort)
     raise GridcpError(f"no {difficulty} well-designed puzzle from seed {seed} within "
                       f"{BOARDS} boards")
 
@@ -276,15 +272,21 @@ def hard(height: int, width: int, seed: int, *, budget: Budget, pairs: int | Non
         found = repair.run()
         add_effort(effort, repair.effort)
         if found is not None:
-            problems = verify(repair.puzzle, repair.solution)
-            if problems:
-                raise AssertionError(f"a hard board's solution fails verify: {problems}")
-            return Graded(repair.puzzle, repair.solution, found, repair.proved_by, repair.cuts,
-                          0, drawn, effort)
+            return _verified(repair, found, 0, drawn, effort)
         if deadline.expired():
             break
     raise GridcpError(f"no hard well-designed puzzle from seed {seed} within "
                       f"{HARD_BOARDS} boards")
+
+
+def _verified(steer: _Steer, found: Grade, moves: int, drawn: int,
+              effort: dict[str, float]) -> Graded:
+    """The steered board, its solution checked by ``verify`` before it is shown."""
+    problems = verify(steer.puzzle, steer.solution)
+    if problems:
+        raise AssertionError(f"a steered board's solution fails verify: {problems}")
+    return Graded(steer.puzzle, steer.solution, found, steer.proved_by, steer.cuts, moves,
+                  drawn, effort)
 
 
 class _HardRepair(_Steer):
