@@ -49,8 +49,10 @@ def test_latin_squares(n: int) -> None:
 
 @pytest.mark.slow
 def test_latin_squares_of_order_eight() -> None:
-    # 108,776,032,459,082,956,800 (OEIS A002860): tens of seconds and over a GB.
-    assert rowdp.count(Futoshiki.empty(8), max_bytes=1700 * rowdp.MB) == 108776032459082956800
+    # 108,776,032,459,082,956,800 (OEIS A002860): tens of seconds and over a GB
+    # (the plan's estimate of its largest step is about 1.9 GB; the peak measured
+    # 1.2 GB resident, so the budget below leaves the estimate room).
+    assert rowdp.count(Futoshiki.empty(8), max_bytes=2200 * rowdp.MB) == 108776032459082956800
 
 
 @pytest.mark.parametrize("n", [*range(2, 7), pytest.param(7, marks=pytest.mark.slow)])
