@@ -261,11 +261,10 @@ class Engine:
 
     # -- changes and undo (``narrow``, ``undo``: the kernel's)
 
-    @property
-    def trail(self) -> range:
-        """The trail, as far as callers need it: ``undo(len(engine.trail))`` comes
-        back to this state (the entries are the kernel's)."""
-        return range(self.state.ttop)
+    def mark(self) -> int:
+        """Where the trail stands: ``undo(engine.mark())`` comes back to this state
+        (the trail itself is the kernel's)."""
+        return self.state.ttop
 
     # -- propagation
 

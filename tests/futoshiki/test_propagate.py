@@ -97,7 +97,7 @@ def test_value_plane_x_wing() -> None:
 def test_undo_restores_every_domain() -> None:
     engine = Engine(row_of(5, (0, 0, 3, 0, 0), [((0, 0), (1, 0))]))
     before = list(engine.dom)
-    mark = len(engine.trail)
+    mark = engine.mark()
     assert engine.assign(1, bits(5))
     assert list(engine.dom) != before
     engine.undo(mark)

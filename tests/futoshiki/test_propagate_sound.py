@@ -111,7 +111,7 @@ def test_no_solution_is_ever_pruned(seed: int) -> None:
             continue
         assert_kept(engine, solutions)
         for _ in range(4):  # random dives from the root
-            mark = len(engine.trail)
+            mark = engine.mark()
             root = list(engine.dom)
             dive(engine, solutions, rng)
             engine.undo(mark)

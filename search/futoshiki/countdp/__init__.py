@@ -148,7 +148,7 @@ def estimate_nodes(puzzle: Futoshiki, probes: int, stop: float, deadline: Deadli
             while d:
                 bit = d & -d
                 d ^= bit
-                mark = len(engine.trail)
+                mark = engine.mark()
                 if engine.assign(i, bit):
                     alive.append(bit)
                 engine.undo(mark)
