@@ -12,43 +12,72 @@ so a routing without shared cells obeys the no-self-touch model.
 from __future__ import annotations
 
 import heapq
+from dataclasses import dataclass
 
 from search.core.contract import Deadline
-from search.numberlink.model import Cell, Numberlink, Solution
+from search.numberlink.model import Numberlink, Solution
 
 HUG = 0.15  # extra cost per label-free neighbour: paths hug walls and labels
+_FAR = float("inf")
 
 
-def _cheapest(puzzle: Numberlink, k: int, cost: dict[Cell, float], roomy: dict[Cell, float]
-              ) -> list[Cell] | None:
-    """A* from ``a`` to ``b`` of pair ``k`` over cells free of other labels."""
-    pair = puzzle.pairs[k]
-    ends = puzzle.endpoint
-    (gr, gc) = pair.b
-    best = {pair.a: 0.0}
-    came: dict[Cell, Cell] = {}
-    heap = [(0.0, 0.0, pair.a)]
+@dataclass(frozen=True)
+class _Grid:
+    """The board as numbers: cell ``r * width + c``, so a heap that breaks
+    ties by cell breaks them as ``(row, col)`` would."""
+
+    width: int
+    steps: tuple[tuple[int, ...], ...]  # open neighbours, labelled ones included
+    label: tuple[int, ...]  # the pair a cell ends, or -1
+    roomy: tuple[float, ...]  # HUG per label-free neighbour
+
+    @classmethod
+    def of(cls, puzzle: Numberlink) -> _Grid:
+        w, ends = puzzle.width, puzzle.endpoint
+        size = puzzle.height * w
+        steps: list[tuple[int, ...]] = [()] * size
+        roomy = [0.0] * size
+        for cell in puzzle.open_cells:
+            near = puzzle.neighbours(cell)
+            steps[cell[0] * w + cell[1]] = tuple(r * w + c for r, c in near)
+            roomy[cell[0] * w + cell[1]] = HUG * sum(n not in ends for n in near)
+        label = [-1] * size
+        for cell, k in ends.items():
+            label[cell[0] * w + cell[1]] = k
+        return cls(w, tuple(steps), tuple(label), tuple(roomy))
+
+
+def _cheapest(grid: _Grid, a: int, b: int, history: list[float], users: list[int],
+              pressure: float) -> list[int] | None:
+    """A* from ``a`` to ``b`` over cells free of other labels.
+    A cell costs ``(1 + its history) * (1 + pressure * its users)``."""
+    w, steps, label, roomy = grid.width, grid.steps, grid.label, grid.roomy
+    gr, gc = divmod(b, w)
+    best = {a: 0.0}
+    came: dict[int, int] = {}
+    heap = [(0.0, 0.0, a)]
     while heap:
         _, spent, cell = heapq.heappop(heap)
-        if cell == pair.b:
+        if cell == b:
             path = [cell]
-            while path[-1] != pair.a:
+            while path[-1] != a:
                 path.append(came[path[-1]])
             return path[::-1]
         if spent > best[cell]:
             continue
-        for n in puzzle.neighbours(cell):
-            if n in ends and n != pair.b:
+        for n in steps[cell]:
+            if label[n] >= 0 and n != b:
                 continue
-            g = spent + cost.get(n, 1.0) + roomy[n]
-            if g < best.get(n, float("inf")):
+            g = spent + (1.0 + history[n]) * (1.0 + pressure * users[n]) + roomy[n]
+            if g < best.get(n, _FAR):
                 best[n], came[n] = g, cell
-                heapq.heappush(heap, (g + abs(n[0] - gr) + abs(n[1] - gc), g, n))
+                r, c = divmod(n, w)
+                heapq.heappush(heap, (g + abs(r - gr) + abs(c - gc), g, n))
     return None
 
 
 # rounds of rip-up and reroute: work, so the answer does not hang on the load
-# (ADC 2015 Q10, Q13, Q14 and Q19 need more than 40; 200 take at most 3.5 s)
+# (ADC 2015 Q10, Q13, Q14 and Q19 need more than 40; 200 take at most 1.4 s)
 ROUNDS = 200
 
 
@@ -56,30 +85,30 @@ def route(puzzle: Numberlink, *, rounds: int = ROUNDS,
           deadline: Deadline | None = None) -> Solution | None:
     """Paths that share no cell, if found within ``rounds`` (and before the
     user's ``deadline``)."""
-    history: dict[Cell, float] = {}
-    paths: dict[int, list[Cell]] = {}
-    users: dict[Cell, int] = {}
-    ends = puzzle.endpoint
-    roomy = {c: HUG * sum(n not in ends for n in puzzle.neighbours(c)) for c in puzzle.open_cells}
+    grid = _Grid.of(puzzle)
+    w = grid.width
+    ends = [(p.a[0] * w + p.a[1], p.b[0] * w + p.b[1]) for p in puzzle.pairs]
+    history = [0.0] * len(grid.label)  # how crowded a cell was in earlier rounds
+    users = [0] * len(grid.label)  # how many paths take it now
+    paths: dict[int, list[int]] = {}
     pressure = 0.5
     for _ in range(rounds):
-        for k in range(len(puzzle.pairs)):
+        for k, (a, b) in enumerate(ends):
             if deadline is not None and deadline.expired():
                 return None
             for cell in paths.pop(k, ()):
                 users[cell] -= 1
-            cost = {c: (1.0 + history.get(c, 0.0)) * (1.0 + pressure * users.get(c, 0))
-                    for c in set(users) | set(history)}
-            path = _cheapest(puzzle, k, cost, roomy)
+            path = _cheapest(grid, a, b, history, users, pressure)
             if path is None:
                 return None  # cut off even with every other path ignored
             paths[k] = path
             for cell in path:
-                users[cell] = users.get(cell, 0) + 1
-        shared = [c for c, n in users.items() if n > 1]
+                users[cell] += 1
+        shared = [c for c, n in enumerate(users) if n > 1]
         if not shared:
-            return Solution(tuple(tuple(paths[k]) for k in range(len(puzzle.pairs))))
+            return Solution(tuple(tuple(divmod(c, w) for c in paths[k])  # type: ignore[misc]
+                                  for k in range(len(ends))))
         for cell in shared:
-            history[cell] = history.get(cell, 0.0) + users[cell] - 1
+            history[cell] += users[cell] - 1
         pressure *= 1.5
     return None
