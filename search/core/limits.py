@@ -24,6 +24,7 @@ import sys
 import threading
 from collections.abc import Iterator
 from contextvars import ContextVar
+from types import FrameType
 
 from search.core.contract import InputError
 
@@ -103,11 +104,25 @@ class Overtime(BaseException):
     A BaseException, so that no engine's ``except Exception`` swallows it."""
 
 
+def importing(frame: FrameType | None) -> bool:
+    """Whether the code at ``frame`` runs inside an import.  An exception raised
+    there leaves a half-made module behind: a C extension cannot be loaded
+    again in the process ("cannot load module more than once per process"),
+    and OR-Tools' protocol buffers could abort it.  So the watchdog lets an
+    import finish (it fires again every 0.1 s)."""
+    while frame is not None:
+        if frame.f_code.co_filename.startswith("<frozen importlib._bootstrap"):
+            return True
+        frame = frame.f_back
+    return False
+
+
 @contextlib.contextmanager
 def watchdog(seconds: float | None) -> Iterator[None]:
     """Raise ``Overtime`` in this (main) thread ``seconds`` + a grace from now,
-    and every 0.1 s after that until the block is left.  No limit, no signal
-    alarm on this platform, or not the main thread: nothing happens."""
+    and every 0.1 s after that until the block is left, unless an import is
+    under way (``importing``).  No limit, no signal alarm on this platform, or
+    not the main thread: nothing happens."""
     usable = (seconds is not None and hasattr(signal, "setitimer")
               and threading.current_thread() is threading.main_thread())
     if not usable:
@@ -115,8 +130,8 @@ def watchdog(seconds: float | None) -> Iterator[None]:
         return
     armed = True
 
-    def fire(signum: int, frame: object) -> None:
-        if armed:
+    def fire(signum: int, frame: FrameType | None) -> None:
+        if armed and not importing(frame):  # an import goes on to the next tick
             raise Overtime
 
     previous = signal.signal(signal.SIGALRM, fire)

@@ -14,7 +14,9 @@ The grammars are in ``docs/futoshiki-formats.md``.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from array import array
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 
 from search.core.contract import GridcpError, InputError
 from search.core.inputs import Cells, integer, is_integer, numbered, shown
@@ -393,29 +395,29 @@ def parse_dat(text: str, source: str = "<input>") -> Futoshiki:
     """``param SIZE := n;``, ``param values: 1..n := <row label> <n entries>... ;``
     (``.`` or 0 empty), ``param lastdx = k;`` and ``param lt: 0 1 2 3 := <index> r1 c1 r2
     c2 ... ;`` meaning values[r1,c1] < values[r2,c2], 1-based.  ``#`` starts a comment."""
-    params: dict[str, tuple[int, list[str], list[tuple[str, int]]]] = {}
-    for line, name, labels, tokens in _dat_statements(text, source):
-        if name.lower() in params:
-            raise InputError(f"parameter {name} given twice", source, line)
-        params[name.lower()] = (line, labels, tokens)
+    params: dict[str, _Param] = {}
+    for param in _dat_statements(text, source):
+        if param.name.lower() in params:
+            raise InputError(f"parameter {param.name} given twice", source, param.line)
+        params[param.name.lower()] = param
     unknown = sorted(set(params) - {"size", "values", "lastdx", "lt"})
     if unknown:
         raise InputError(f"unknown parameter {shown(unknown[0])} (known: SIZE, values, lastdx, lt)",
-                         source, params[unknown[0]][0])
+                         source, params[unknown[0]].line)
     if "size" not in params or "values" not in params:
         missing = "SIZE" if "size" not in params else "values"
         raise InputError(f"no 'param {missing}'", source)
-    n = _dat_scalar("SIZE", params["size"], source)
+    n = params["size"].scalar(source)
     if n < 1:
-        raise InputError(f"SIZE must be at least 1, found {n}", source, params["size"][0])
-    check_cells(n, n, source, params["size"][0], "square")
+        raise InputError(f"SIZE must be at least 1, found {n}", source, params["size"].line)
+    check_cells(n, n, source, params["size"].line, "square")
 
-    line, labels, tokens = params["values"]
-    if labels != [str(c) for c in range(1, n + 1)]:
-        raise InputError(f"values: the column labels must be 1 .. {n}", source, line)
+    values = params["values"]
+    if values.labels != [str(c) for c in range(1, n + 1)]:
+        raise InputError(f"values: the column labels must be 1 .. {n}", source, values.line)
     givens = [[0] * n for _ in range(n)]
     seen_rows: set[int] = set()
-    for row in _dat_rows("values", tokens, n + 1, source):
+    for row in values.rows(n + 1, source):
         (label, number), entries = row[0], row[1:]
         r = _dat_int(label, number, source) - 1
         if not 0 <= r < n or r in seen_rows:
@@ -428,77 +430,89 @@ def parse_dat(text: str, source: str = "<input>") -> Futoshiki:
 
     relations: list[Relation] = []
     if "lt" in params:
-        line, labels, tokens = params["lt"]
-        if labels != ["0", "1", "2", "3"]:
-            raise InputError("lt: the column labels must be 0 1 2 3", source, line)
-        for row in _dat_rows("lt", tokens, 5, source):
+        lt = params["lt"]
+        if lt.labels != ["0", "1", "2", "3"]:
+            raise InputError("lt: the column labels must be 0 1 2 3", source, lt.line)
+        for row in lt.rows(5, source):
             r1, c1, r2, c2 = (_dat_int(entry, at, source) - 1 for entry, at in row[1:])
             relations.append(((r1, c1), (r2, c2), row[0][1]))
     if "lastdx" in params:
-        lastdx = _dat_scalar("lastdx", params["lastdx"], source)
+        lastdx = params["lastdx"].scalar(source)
         if lastdx != len(relations) - 1:
             raise InputError(f"lastdx = {lastdx} but lt has {len(relations)} rows "
                              f"(lastdx must be {len(relations) - 1})", source,
-                             params["lastdx"][0])
+                             params["lastdx"].line)
     return build(n, givens, relations, source)
 
 
-def _dat_statements(text: str, source: str):
-    """(line, name, column labels, value tokens) for each ``param`` statement."""
+@dataclass(frozen=True)
+class _Param:
+    """One ``param`` statement: its name, column labels and value tokens, each token
+    with its line.  Tokens are kept as one list of words (repeated words shared) and
+    an array of line numbers, not a tuple each: a file at the cell limit holds about
+    ten million of them."""
+
+    line: int
+    name: str
+    labels: list[str]
+    words: list[str]
+    lines: array
+
+    def scalar(self, source: str) -> int:
+        if self.labels or len(self.words) != 1:
+            raise InputError(f"{self.name} must be a single integer", source, self.line)
+        return _dat_int(self.words[0], self.lines[0], source)
+
+    def rows(self, width: int, source: str) -> Iterator[list[tuple[str, int]]]:
+        """The table's rows of ``width`` tokens; the line blamed for a short row is the
+        first whose tokens do not fill whole rows (tables are written one row per line)."""
+        if len(self.words) % width:
+            per_line: dict[int, int] = {}
+            for line in self.lines:
+                per_line[line] = per_line.get(line, 0) + 1
+            line = next((line for line, k in per_line.items() if k % width), self.lines[-1])
+            raise InputError(f"{self.name}: a row needs a label and {width - 1} entries",
+                             source, line)
+        for i in range(0, len(self.words), width):
+            yield list(zip(self.words[i:i + width], self.lines[i:i + width]))
+
+
+def _dat_statements(text: str, source: str) -> Iterator[_Param]:
+    """Each ``param`` statement, read token by token."""
     cells = Cells(source, "square", per_cell=12)  # n + 1 per values row, 5 per relation
-    tokens = []
+    shared: dict[str, str] = {}
+    words: list[str] = []
+    lines = array("l")
     for number, line in numbered(text):
         found = _DAT_TOKEN.findall(line.split("#", 1)[0])
         cells.take(len(found), number)
-        tokens += ((token, number) for token in found)
-    statement: list[tuple[str, int]] = []
-    for token in tokens:
-        if token[0] != ";":
-            statement.append(token)
-            continue
-        if statement:
-            yield _dat_statement(statement, source)
-        statement = []
-    if statement:
-        raise InputError("statement not ended by ';'", source, statement[0][1])
+        for token in found:
+            if token != ";":
+                words.append(shared.setdefault(token, token))
+                lines.append(number)
+            elif words:
+                yield _dat_statement(words, lines, source)
+                words, lines = [], array("l")
+    if words:
+        raise InputError("statement not ended by ';'", source, lines[0])
 
 
-def _dat_statement(statement: list[tuple[str, int]], source: str):
-    (word, line), rest = statement[0], statement[1:]
-    if word != "param" or not rest or not re.fullmatch(r"\w+", rest[0][0]):
+def _dat_statement(words: list[str], lines: array, source: str) -> _Param:
+    line = lines[0]
+    if words[0] != "param" or len(words) < 2 or not re.fullmatch(r"\w+", words[1]):
         raise InputError("expected 'param NAME ...'", source, line)
-    name, rest = rest[0][0], rest[1:]
+    name, at = words[1], 2
     labels: list[str] = []
-    if rest and rest[0][0] == ":":
-        ends = [i for i, (token, _) in enumerate(rest) if token == ":="]
+    if at < len(words) and words[at] == ":":
+        ends = [i for i in range(at, len(words)) if words[i] == ":="]
         if not ends:
             raise InputError(f"{name}: column labels not followed by ':='", source, line)
-        labels, rest = [token for token, _ in rest[1:ends[0]]], rest[ends[0] + 1:]
-    elif rest and rest[0][0] in (":=", "="):
-        rest = rest[1:]
+        labels, at = words[at + 1:ends[0]], ends[0] + 1
+    elif at < len(words) and words[at] in (":=", "="):
+        at += 1
     else:
         raise InputError(f"{name}: expected ':=' or ': labels :='", source, line)
-    return line, name, labels, rest
-
-
-def _dat_rows(name: str, tokens: list[tuple[str, int]], width: int, source: str):
-    """The table's rows of ``width`` tokens; the line blamed for a short row is the first
-    whose tokens do not fill whole rows (tables are written one row per line)."""
-    if len(tokens) % width:
-        per_line: dict[int, int] = {}
-        for _, line in tokens:
-            per_line[line] = per_line.get(line, 0) + 1
-        line = next((line for line, k in per_line.items() if k % width), tokens[-1][1])
-        raise InputError(f"{name}: a row needs a label and {width - 1} entries", source, line)
-    return [tokens[i:i + width] for i in range(0, len(tokens), width)]
-
-
-def _dat_scalar(name: str, param: tuple[int, list[str], list[tuple[str, int]]],
-                source: str) -> int:
-    line, labels, tokens = param
-    if labels or len(tokens) != 1:
-        raise InputError(f"{name} must be a single integer", source, line)
-    return _dat_int(tokens[0][0], tokens[0][1], source)
+    return _Param(line, name, labels, words[at:], lines[at:])
 
 
 def _dat_int(token: str, line: int, source: str) -> int:
