@@ -9,6 +9,7 @@ import pytest
 
 from search.app.manifest import read_manifest
 from search.core.contract import InputError, Status
+from search.core.registry import load_puzzle
 from search.lab.oracles.numberlink import count as brute_count
 from search.lab.oracles.numberlink import random_board
 from search.numberlink import KIND
@@ -125,6 +126,19 @@ def test_blocked_endpoint_is_an_error():
 def test_sniff():
     assert sniff(SEED_PUZZLE) and sniff("SIZE 4X2\nLINE_NUM 1\nLINE#1 (0,0)-(3,0)\n")
     assert not sniff("3\n0 | 0 < 0\n- - ^ - -\n0 > 0 | 0\nv - - - -\n0 | 0 | 2\n")
+
+
+@pytest.mark.parametrize("text, words", [
+    ("SIZE 2X2\nLINE_NUM 1\nLINE#1 (0,0)-(5,5)\n", "3: label 1: end (5, 5) is outside"),
+    ("SIZE 3X3\nLINE_NUM 1\nLINE#1 (0,0)-(0,0)\n", "3: labels 1 and 1 share the cell"),
+])
+def test_a_damaged_contest_file_is_told_as_numberlink(tmp_path, text, words):
+    """The ``SIZE`` header names the format: without --puzzle, the Numberlink reader
+    says what is wrong (not "cannot tell which puzzle this is")."""
+    board = tmp_path / "q.txt"
+    board.write_text(text)
+    with pytest.raises(InputError, match=words):
+        load_puzzle(board)
 
 
 def test_contest_answers_verify():
