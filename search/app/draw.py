@@ -23,7 +23,7 @@ from typing import Any
 from search.app.arguments import NO, UNDECIDED, USAGE, YES, rule_variants, worst
 from search.core.contract import GridcpError, InputError, Status
 from search.core.limits import Overtime, watchdog
-from search.core.outputs import write_file
+from search.core.outputs import out_dir, write_file
 from search.core.puzzlekind import PuzzleKind
 from search.core.registry import instance_files, load_puzzle, read_text
 from search.draw import FORMATS, figure, write
@@ -225,8 +225,8 @@ def _write(puzzle: Any, drawing: Drawing, out: Path, fmt: str | None,
     if str(out) == "-":
         sys.stdout.write(page(picture, drawing.title) if html else to_string(picture) + "\n")
         return
+    out_dir(out.parent, "-o")  # made when missing; a file or device there is told as such
     try:
-        out.parent.mkdir(parents=True, exist_ok=True)
         write(picture, out, drawing.title, force)
     except OSError as error:
         raise GridcpError(f"cannot write {out}: {error.strerror}") from None

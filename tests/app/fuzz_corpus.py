@@ -226,6 +226,8 @@ def _options() -> list[Case]:
         ("bench -o missing folder", ("bench", "-o", "{dir}/no/such/r.jsonl", "{dir}/p.llk"),
          llk, "no such folder"),
         ("bench grace -5", ("bench", "--grace", "-5", "{dir}/p.llk"), llk, "--grace"),
+        ("draw -o under a file", ("draw", "-o", "{dir}/p.llk/x.svg", "{dir}/p.llk"), llk,
+         "is a file, not a folder"),
         ("bench memory-limit -1", ("bench", "--memory-limit", "-1", "{dir}/p.llk"), llk,
          "--memory-limit"),
     ]
