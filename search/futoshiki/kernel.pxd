@@ -83,3 +83,16 @@ cdef class State:
                    low=i64, new=i64, back=i64, grown=bint, rest=i64, component=i64,
                    members=i64)
     cdef i64 _supported(self, i64 m)
+
+    @cython.locals(cells=i64, count=i64, e=i64, i=i64, a=i64, b=i64, ptr=i64[::1], idx=i64[::1])
+    cdef tuple _graph(self, object new, i64[::1] edges, i64 stride, i64 want, bint forward,
+                      bint backward)
+
+    @cython.locals(e=i64)
+    cdef i64 _append(self, i64 k, i64[::1] ptr, i64[::1] idx, i64 i)
+
+    @cython.locals(k=i64, d=i64)
+    cpdef bint tied(self, i64 i)
+
+    @cython.locals(n=i64, cells=i64, i=i64, u=i64, k=i64)
+    cdef void _fill(self)

@@ -65,29 +65,18 @@ def _index(x):
     return k
 
 
-def _csr(lists, ptr, idx):
-    """Lists of cells, flattened: the cells of ``lists[i]`` are ``idx[ptr[i]:ptr[i + 1]]``."""
-    k = 0
-    for i in range(len(lists)):
-        ptr[i] = k
-        for j in lists[i]:
-            idx[k] = j
-            k += 1
-    ptr[len(lists)] = k
-
-
 class State:
     """The domains, trail, queue and weights of one puzzle, and the cheap rules.
 
     ``dom``, ``weight`` (n * n) and ``dirty`` (2 n) are the buffers the engine
     reads too, and ``new(size)`` makes the others (``size`` zeros: an
     ``array('q')`` for the compiled kernel, a list for the interpreted one,
-    whose integers may then be wider than 64 bits); ``larger[i]``
-    and ``smaller[i]`` are the cells above and below cell ``i``, ``barred`` and
-    ``unbarred`` its Adjacent-mode neighbours, ``linked`` all of them (dom/wdeg).
+    whose integers may then be wider than 64 bits).  ``less`` lists the
+    inequalities as cells ``a, b`` (``a`` below ``b``), one pair after another;
+    ``bars`` Adjacent mode's neighbours as ``a, b, barred`` (1 or 0).
     """
 
-    def __init__(self, n, dom, weight, dirty, new, larger, smaller, barred, unbarred, linked):
+    def __init__(self, n, dom, weight, dirty, new, less, bars):
         cells = n * n
         self.n = n
         self.cells = cells
@@ -106,38 +95,93 @@ class State:
         self.saved = new(2 * n)
         self.dirty_values = self.full
         self.last_conflict = -1
+        # static chain bounds (``chains``): per cell its lowest and highest value
+        self.low, self.high = new(cells), new(cells)
+        self.order, self.indeg = new(cells), new(cells)
+        self.stamp, self.stack = new(cells), new(cells)
+        self.tally = new(2 * n)
         # Régin's filtering: per row and column (2 n) and per value plane (n), the
         # value each place had in its last matching (-1: none), a start for the next
         self.kept = new(3 * n * n)
-        for k in range(3 * n * n):
-            self.kept[k] = -1
         # one unit's open places while it is filtered: the cell (a row, on a plane),
         # its domain, its slot in ``kept``, its matched value; owner of each value,
         # successors of each value in the alternating graph, its component
         self.pos, self.mdom, self.slot, self.mate = new(n), new(n), new(n), new(n)
         self.owner, self.succ, self.within = new(n), new(n), new(n)
         self.seen = 0
-        # static chain bounds (``chains``): per cell its lowest and highest value
-        self.low, self.high = new(cells), new(cells)
-        self.order, self.indeg = new(cells), new(cells)
-        self.stamp, self.stack = new(cells), new(cells)
-        self.tally = new(2 * n)
+        # Per cell, the cells above it (``l``), below it (``s``), barred and
+        # unbarred neighbours (``b``, ``u``), and all of these (``k``, for dom/wdeg):
+        # the cells of ``i`` are ``idx[ptr[i]:ptr[i + 1]]``, each list in the
+        # order of ``less`` and ``bars``.
+        self.lptr, self.lidx = self._graph(new, less, 2, 1, True, False)
+        self.sptr, self.sidx = self._graph(new, less, 2, 1, False, True)
+        self.bptr, self.bidx = self._graph(new, bars, 3, 1, True, True)
+        self.uptr, self.uidx = self._graph(new, bars, 3, 0, True, True)
+        self.kptr = new(cells + 1)
+        self.kidx = new(max(1, self.lptr[cells] + self.sptr[cells] + self.bptr[cells]
+                            + self.uptr[cells]))
+        self._fill()
+
+    def _fill(self):
+        """Every domain full, every weight 2, every unit to be read, no matching
+        kept yet; the lists of all the cells linked to each cell."""
+        n = self.n
+        cells = self.cells
         for i in range(cells):
             self.dom[i] = self.full
             self.weight[i] = 2
         for u in range(2 * n):
             self.dirty[u] = 1
             self.hdirty[u] = 1
-        self.lptr, self.lidx = new(cells + 1), new(max(1, sum(map(len, larger))))
-        self.sptr, self.sidx = new(cells + 1), new(max(1, sum(map(len, smaller))))
-        self.bptr, self.bidx = new(cells + 1), new(max(1, sum(map(len, barred))))
-        self.uptr, self.uidx = new(cells + 1), new(max(1, sum(map(len, unbarred))))
-        self.kptr, self.kidx = new(cells + 1), new(max(1, sum(map(len, linked))))
-        _csr(larger, self.lptr, self.lidx)
-        _csr(smaller, self.sptr, self.sidx)
-        _csr(barred, self.bptr, self.bidx)
-        _csr(unbarred, self.uptr, self.uidx)
-        _csr(linked, self.kptr, self.kidx)
+        for k in range(3 * n * n):
+            self.kept[k] = -1
+        k = 0
+        for i in range(cells):
+            self.kptr[i] = k
+            k = self._append(k, self.sptr, self.sidx, i)
+            k = self._append(k, self.lptr, self.lidx, i)
+            k = self._append(k, self.bptr, self.bidx, i)
+            k = self._append(k, self.uptr, self.uidx, i)
+        self.kptr[cells] = k
+
+    def _graph(self, new, edges, stride, want, forward, backward):
+        """The lists of cells that ``edges`` (``stride`` numbers each: cells ``a``,
+        ``b``, then with stride 3 a flag that must be ``want``) join to each cell:
+        ``b`` to ``a`` if ``forward``, ``a`` to ``b`` if ``backward``.  (ptr, idx)."""
+        cells = self.cells
+        ptr = new(cells + 1)
+        count = 0
+        for e in range(0, len(edges), stride):
+            if stride == 2 or edges[e + 2] == want:
+                if forward:
+                    ptr[edges[e] + 1] += 1
+                    count += 1
+                if backward:
+                    ptr[edges[e + 1] + 1] += 1
+                    count += 1
+        for i in range(cells):
+            ptr[i + 1] += ptr[i]
+            self.stack[i] = ptr[i]  # where the next cell of i goes
+        idx = new(max(1, count))
+        for e in range(0, len(edges), stride):
+            if stride == 2 or edges[e + 2] == want:
+                a = edges[e]
+                b = edges[e + 1]
+                if forward:
+                    idx[self.stack[a]] = b
+                    self.stack[a] += 1
+                if backward:
+                    idx[self.stack[b]] = a
+                    self.stack[b] += 1
+        return ptr, idx
+
+    def _append(self, k, ptr, idx, i):
+        """The cells of ``i`` in (``ptr``, ``idx``) appended to ``kidx`` from ``k``;
+        where it ends."""
+        for e in range(ptr[i], ptr[i + 1]):
+            self.kidx[k] = idx[e]
+            k += 1
+        return k
 
     # -- changes and undo
 
@@ -579,6 +623,14 @@ class State:
         return 1
 
     # -- the search's questions
+
+    def tied(self, i):
+        """Whether an inequality or a bar links cell ``i`` to an open cell."""
+        for k in range(self.kptr[i], self.kptr[i + 1]):
+            d = self.dom[self.kidx[k]]
+            if d & (d - 1):
+                return True
+        return False
 
     def probe(self, start, end, most):
         """Singleton consistency on cells ``start`` to ``end - 1``: each value of

@@ -39,7 +39,6 @@ import time
 from array import array
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from types import MethodType
 
 from search.core.compiled import is_compiled, load, source
 from search.core.contract import (
@@ -136,35 +135,21 @@ class Engine:
     def __init__(self, puzzle: Futoshiki, deductions: Iterable[Deduction] | None = None):
         n = self.n = puzzle.n
         self.full = (1 << n) - 1
-        cells = range(n * n)
-        self.units = [[r * n + c for c in range(n)] for r in range(n)]
-        self.units += [[r * n + c for r in range(n)] for c in range(n)]
-        smaller: list[list[int]] = [[] for _ in cells]  # j with x_j < x_i
-        larger: list[list[int]] = [[] for _ in cells]  # j with x_j > x_i
-        for (ar, ac), (br, bc) in puzzle.less:
-            a, b = ar * n + ac, br * n + bc
-            larger[a].append(b)
-            smaller[b].append(a)
-        self.related = any(larger)
-        # Adjacent mode: the neighbours joined to each cell by a bar, and by none.
+        less = [x for (ar, ac), (br, bc) in puzzle.less for x in (ar * n + ac, br * n + bc)]
+        self.related = bool(less)
+        # Adjacent mode: each pair of neighbours, and whether a bar joins them.
         self.adjacent = puzzle.adjacent
-        barred: list[list[int]] = [[] for _ in cells]
-        unbarred: list[list[int]] = [[] for _ in cells]
-        if puzzle.adjacent:
-            for (ar, ac), (br, bc), bar in puzzle.adjacency():
-                a, b = ar * n + ac, br * n + bc
-                side = barred if bar else unbarred
-                side[a].append(b)
-                side[b].append(a)
-        self.linked = [smaller[i] + larger[i] + barred[i] + unbarred[i] for i in cells]
+        bars = [x for (ar, ac), (br, bc), bar in (puzzle.adjacency() if self.adjacent else ())
+                for x in (ar * n + ac, br * n + bc, int(bar))]
         kernel = KERNEL
         if n > kernel.LIMIT and is_compiled(kernel):  # domains wider than 64 bits
             kernel = source(KERNEL_NAME)
         self.compiled = is_compiled(kernel)
         new = _int64 if self.compiled else _zeros
+        if self.compiled:
+            less, bars = array("q", less), array("q", bars)
         self.dom, self.weight, self.dirty = new(n * n), new(n * n), new(2 * n)
-        state = self.state = kernel.State(n, self.dom, self.weight, self.dirty, new,
-                                          larger, smaller, barred, unbarred, self.linked)
+        state = self.state = kernel.State(n, self.dom, self.weight, self.dirty, new, less, bars)
         self.narrow, self.undo, self.choose = state.narrow, state.undo, state.choose
         self.graded = deductions is not None  # Tatham's rules only: no chain bounds
         self.use(DEDUCTIONS if deductions is None else deductions, start=False)
@@ -177,8 +162,9 @@ class Engine:
         for rule in DEDUCTIONS:
             if rule.switch:
                 setattr(self.state, rule.switch, rule in deductions)
-        self.on_board = tuple(MethodType(d.run, self) for d in deductions
-                              if d.stage == BOARD and d.run is not None)
+        # the board's rules as plain functions of the engine (bound methods kept
+        # here would make a cycle, and an engine would wait for the collector)
+        self.on_board = tuple(d.run for d in deductions if d.stage == BOARD and d.run is not None)
         if start:
             self.state.requeue()
 
@@ -203,13 +189,16 @@ class Engine:
         As in Tatham's solver, after any deduction that narrows a domain the
         rules start again from the cheapest."""
         state = self.state
-        steps = (state.fixpoint, *self.on_board)
-        k = 0
-        while k < len(steps):
-            if not steps[k]():
+        while True:
+            if not state.fixpoint():
                 return False
-            k = 0 if state.qtop else k + 1
-        return True
+            for run in self.on_board:
+                if not run(self):
+                    return False
+                if state.qtop:
+                    break
+            else:
+                return True
 
     def _matching(self) -> bool:
         """Régin's all-different filtering on every changed row and column (the
@@ -269,9 +258,8 @@ class Engine:
             if d & (d - 1):
                 if len(rest) == REST_CELLS:
                     return None
-                for j in self.linked[i]:
-                    if dom[j] & (dom[j] - 1):
-                        return None
+                if self.state.tied(i):
+                    return None
                 rest.append((i // n, i % n, d))
         return rest
 
