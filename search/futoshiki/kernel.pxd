@@ -62,8 +62,8 @@ cdef class State:
     @cython.locals(n=i64, u=i64, most=i64, top=i64, j=i64, e=i64, k=i64, r=i64, c=i64)
     cdef i64 _spread(self, i64 i, i64[::1] ptr, i64[::1] idx, i64 tag)
 
-    @cython.locals(n=i64, i=i64, low=i64, high=i64, mask=i64, value=i64)
-    cpdef bint start(self, i64[::1] givens, bint chains)
+    @cython.locals(n=i64, i=i64, low=i64, high=i64, mask=i64, given=object, value=i64)
+    cpdef bint start(self, tuple givens, bint chains)
 
     @cython.locals(n=i64, u=i64, first=i64, step=i64, m=i64, k=i64, i=i64, d=i64, found=i64,
                    keep=i64)

@@ -423,9 +423,9 @@ class State:
         return most
 
     def start(self, givens, chains):
-        """The root's domains: the givens (``givens[i]``, 0 for none, -1 for a value
-        outside the square) and, if ``chains``, the static chain bounds; False on a
-        contradiction.  The root is never undone: the trail starts empty."""
+        """The root's domains: the givens (the puzzle's rows of values, 0 for none)
+        and, if ``chains``, the static chain bounds; False on a contradiction.  The
+        root is never undone: the trail starts empty."""
         n = self.n
         for i in range(self.cells):
             self.low[i] = 1
@@ -438,11 +438,13 @@ class State:
             if low > high:  # a chain longer than the square is wide
                 return False
             mask = self.full & ~((1 << (low - 1)) - 1) & ((1 << high) - 1)
-            value = givens[i]
-            if value > 0:
-                mask &= 1 << (value - 1)
-            elif value < 0:
-                mask = 0
+            given = givens[i // n][i % n]
+            if given != 0:
+                if 1 <= given <= n:
+                    value = given
+                    mask &= 1 << (value - 1)
+                else:  # a given outside the square
+                    mask = 0
             if mask != self.dom[i] and not self.narrow(i, mask):
                 return False
         self.ttop = 0
