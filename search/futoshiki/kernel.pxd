@@ -96,3 +96,10 @@ cdef class State:
 
     @cython.locals(n=i64, cells=i64, i=i64, u=i64, k=i64)
     cdef void _fill(self)
+
+    @cython.locals(cells=i64)
+    cdef void _build(self, i64 n, i64[::1] dom, i64[::1] weight, i64[::1] dirty, object new,
+                     i64[::1] less, i64[::1] bars)
+
+    @cython.locals(n=i64, r=i64, c=i64, rows=list, row=list)
+    cpdef tuple grid(self)

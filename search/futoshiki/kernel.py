@@ -77,6 +77,9 @@ class State:
     """
 
     def __init__(self, n, dom, weight, dirty, new, less, bars):
+        self._build(n, dom, weight, dirty, new, less, bars)
+
+    def _build(self, n, dom, weight, dirty, new, less, bars):
         cells = n * n
         self.n = n
         self.cells = cells
@@ -625,6 +628,17 @@ class State:
         return 1
 
     # -- the search's questions
+
+    def grid(self):
+        """The values of the cells, row by row, once every cell is assigned."""
+        n = self.n
+        rows = []
+        for r in range(n):
+            row = []
+            for c in range(n):
+                row.append(_index(self.dom[r * n + c]) + 1)
+            rows.append(tuple(row))
+        return tuple(rows)
 
     def tied(self, i):
         """Whether an inequality or a bar links cell ``i`` to an open cell."""

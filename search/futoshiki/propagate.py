@@ -225,9 +225,7 @@ class Engine:
     # -- reading the state
 
     def solution(self) -> Solution:
-        n = self.n
-        values = [d.bit_length() for d in self.dom]
-        return Solution(tuple(tuple(values[r * n : (r + 1) * n]) for r in range(n)))
+        return Solution(self.state.grid())
 
     # ``choose``, the kernel's: the open cell with the smallest domain per weight
     # (dom/wdeg), -1 if none.  A cell's weight is the number of contradictions met
