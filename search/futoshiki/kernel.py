@@ -1,4 +1,4 @@
-"""The cheap rules of Futoshiki's propagation, over the node's whole state.
+"""Futoshiki's propagation over the node's whole state: every rule, the set-up.
 
 A compiled kernel (``search.core.compiled``): this plain Python is the only
 source of these rules; ``kernel.pxd`` beside it gives Cython the C types, and
@@ -8,8 +8,8 @@ buffers (the standard library's ``array('q')``), else this file interpreted.
 ``State`` holds what a search node is made of: the domains (bitsets, bit
 ``v - 1`` for value ``v``), the undo trail, the queue of changed cells, the
 weights of dom/wdeg, the rows and columns changed since Régin's filtering last
-read them (``dirty``, for the engine's matchings) and the values whose planes
-changed (``dirty_values``).  It applies, cheapest first and to a fixpoint:
+read them (``dirty``) and the values whose planes changed (``dirty_values``).
+Its cheap rules, applied cheapest first and to a fixpoint (``fixpoint``):
 
 * forward checking: an assigned value leaves the domains of its row and column;
 * bounds on each inequality: a cell above ``i`` is above its lowest value, one
@@ -18,6 +18,12 @@ changed (``dirty_values``).  It applies, cheapest first and to a fixpoint:
   the cell's, an unbarred one the values at least 2 away (assigned cells with
   ``bars``, open ones with ``bar_sets``);
 * hidden singles: a value with one place left in a row or column goes there.
+
+Above them, the engine runs Régin's all-different filtering on the changed
+rows and columns (``lines``) and value planes (``planes``): a perfect matching
+(the last one repaired), then the strongly connected components of its
+alternating graph.  Before the search, ``start`` sets the root's domains: the
+givens and the static chain bounds (``chains``).
 
 Each switch (``forward``, ``bounds``, ``bars``, ``bar_sets``, ``singles``) turns
 one rule on, as the grader's levels want.  On top, ``probe`` tries each value

@@ -130,8 +130,8 @@ def _zeros(size: int) -> list[int]:
 class Engine:
     """Domains, trail and propagation for one puzzle; the search drives it.
 
-    The node's state (domains, trail, weights) and the cheap rules live in the
-    kernel's ``State``: compiled over int64 buffers where the extension is built
+    The node's state (domains, trail, weights), the rules and the set-up of the
+    root live in the kernel's ``State``: compiled over int64 buffers where the extension is built
     and the square is at most ``kernel.LIMIT`` wide, else the same source
     interpreted over lists.  ``dom``, ``weight`` and ``dirty`` are its buffers,
     read (and the last two written) here too.
