@@ -274,7 +274,7 @@ def speed_section(ids_file: Path, binary: Path | None, runs: int, generated: int
     out = []
     for (origin, level, gid), (their_grade, their_ms) in zip(cases, theirs):
         wall, cpu, nodes = gridcp_ms(parse(gid), runs)
-        out.append([origin, level, their_grade, nodes, f"{wall:.2f}", f"{cpu:.2f}",
+        out.append([origin, level, their_grade, nodes, f"{wall:.3f}", f"{cpu:.3f}",
                     f"{their_ms:.3f}", gid[:40] + "..."])
     print("## 9x9: solve and prove unique, in-process (ms)\n")
     table(["set", "grade", "Tatham's grade", "gridcp nodes", "gridcp wall", "gridcp CPU",
@@ -284,8 +284,8 @@ def speed_section(ids_file: Path, binary: Path | None, runs: int, generated: int
         mine = [float(r[5]) for r in out if r[1] == level]
         theirs_ms = [float(r[6]) for r in out if r[1] == level]
         if mine:
-            summary.append([level, len(mine), f"{max(mine):.2f}", f"{max(theirs_ms):.3f}",
-                            f"{sorted(mine)[len(mine) // 2]:.2f}",
+            summary.append([level, len(mine), f"{max(mine):.3f}", f"{max(theirs_ms):.3f}",
+                            f"{sorted(mine)[len(mine) // 2]:.3f}",
                             f"{sorted(theirs_ms)[len(theirs_ms) // 2]:.3f}"])
     table(["grade", "puzzles", "gridcp max CPU", "Tatham max", "gridcp median CPU",
            "Tatham median"], summary)
@@ -307,7 +307,7 @@ def side_by_side(out: list[list]) -> None:
             cpu = [float(r[5]) for r in mine]
             nodes = [r[3] for r in mine]
             theirs = [float(r[6]) for r in mine]
-            rows.append([level, origin, len(mine), f"{mid(cpu):.2f}", f"{max(cpu):.2f}",
+            rows.append([level, origin, len(mine), f"{mid(cpu):.3f}", f"{max(cpu):.3f}",
                          mid(nodes), max(nodes), f"{mid(theirs):.3f}", f"{max(theirs):.3f}",
                          sum(a > b for a, b in zip(cpu, theirs)),
                          sum(t == float("inf") for t in theirs)])

@@ -39,7 +39,6 @@ import time
 from array import array
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from types import MethodType
 
 from search.core.compiled import is_compiled, load, source
 from search.core.contract import (
@@ -65,7 +64,7 @@ REST_CELLS = 20  # a count finishes the last open cells by merging states...
 REST_STATES = 100_000  # ... unless that needs more states than this
 PROGRESS_AFTER = 5.0  # seconds of counting before the first progress line on stderr
 PROBE_VALUES = 5  # probing skips wider cells: they seldom lose a value and cost most
-FILTER_MEMO = 50_000  # Régin results remembered per engine (cleared when full)
+PROBE_CHUNK = 9  # rows probed between two looks at the clock (a 9x9 in one call)
 
 
 class Contradiction(Exception):
@@ -75,65 +74,13 @@ class Contradiction(Exception):
 # ---------------------------------------------------------------- static analysis
 
 
-def _closure(n: int, edges: dict[int, list[int]]) -> list[int]:
-    """Bitset over cells of everything reachable from each cell along ``edges``."""
-    reach = [0] * (n * n)
-    order = _topological(n, edges)
-    for i in reversed(order):
-        for j in edges[i]:
-            reach[i] |= reach[j] | (1 << j)
-    return reach
-
-
-def _topological(n: int, edges: dict[int, list[int]]) -> list[int]:
-    """Cells in an order where every edge goes forward; a cycle is a Contradiction."""
-    indegree = [0] * (n * n)
-    for targets in edges.values():
-        for j in targets:
-            indegree[j] += 1
-    ready = [i for i in range(n * n) if indegree[i] == 0]
-    order = []
-    while ready:
-        i = ready.pop()
-        order.append(i)
-        for j in edges[i]:
-            indegree[j] -= 1
-            if indegree[j] == 0:
-                ready.append(j)
-    if len(order) != n * n:
-        raise Contradiction("the inequalities form a cycle")
-    return order
-
-
-def _longest(n: int, edges: dict[int, list[int]]) -> list[int]:
-    """Number of cells on the longest chain leaving each cell along ``edges``."""
-    longest = [0] * (n * n)
-    for i in reversed(_topological(n, edges)):
-        for j in edges[i]:
-            longest[i] = max(longest[i], longest[j] + 1)
-    return longest
-
-
 def chain_bounds(puzzle: Futoshiki) -> list[tuple[int, int]]:
-    """(lowest, highest) possible value of each cell from the inequalities alone."""
-    n = puzzle.n
-    below: dict[int, list[int]] = {i: [] for i in range(n * n)}
-    above: dict[int, list[int]] = {i: [] for i in range(n * n)}
-    for (ar, ac), (br, bc) in puzzle.less:
-        a, b = ar * n + ac, br * n + bc
-        below[b].append(a)
-        above[a].append(b)
-    bounds = []
-    lines = [sum(1 << (r * n + c) for c in range(n)) for r in range(n)]
-    lines += [sum(1 << (r * n + c) for r in range(n)) for c in range(n)]
-    down, up = _closure(n, below), _closure(n, above)
-    chain_down, chain_up = _longest(n, below), _longest(n, above)
-    for i in range(n * n):
-        # Cells below i in one line all differ and are all smaller than i.
-        k_down = max([chain_down[i]] + [(down[i] & line).bit_count() for line in lines])
-        k_up = max([chain_up[i]] + [(up[i] & line).bit_count() for line in lines])
-        bounds.append((k_down + 1, n - k_up))
-    return bounds
+    """(lowest, highest) possible value of each cell from the inequalities alone
+    (the kernel's ``chains``); a Contradiction if they form a cycle."""
+    state = Engine(puzzle, ()).state
+    if not state.chains():
+        raise Contradiction("the inequalities form a cycle")
+    return [(state.low[i], state.high[i]) for i in range(puzzle.n * puzzle.n)]
 
 
 # ---------------------------------------------------------------- the engine
@@ -164,8 +111,16 @@ class Deduction:
     wanted: Callable[[Engine], bool] | None = None  # None: always; else whether it can act
 
 
+# Every rule's switches and the board's rules, per (all rules, inequalities, bars):
+# an engine with every rule of DEDUCTIONS starts from these without working them out.
+_RULES: dict[tuple[bool, bool, bool], tuple[tuple[tuple[str, bool], ...], tuple]] = {}
+
+
+_ZERO = array("q", [0])
+
+
 def _int64(size: int) -> array[int]:
-    return array("q", bytes(8 * size))
+    return _ZERO * size  # a repeat in C: about twice as fast as from bytes
 
 
 def _zeros(size: int) -> list[int]:
@@ -175,8 +130,8 @@ def _zeros(size: int) -> list[int]:
 class Engine:
     """Domains, trail and propagation for one puzzle; the search drives it.
 
-    The node's state (domains, trail, weights) and the cheap rules live in the
-    kernel's ``State``: compiled over int64 buffers where the extension is built
+    The node's state (domains, trail, weights), the rules and the set-up of the
+    root live in the kernel's ``State``: compiled over int64 buffers where the extension is built
     and the square is at most ``kernel.LIMIT`` wide, else the same source
     interpreted over lists.  ``dom``, ``weight`` and ``dirty`` are its buffers,
     read (and the last two written) here too.
@@ -189,75 +144,48 @@ class Engine:
     def __init__(self, puzzle: Futoshiki, deductions: Iterable[Deduction] | None = None):
         n = self.n = puzzle.n
         self.full = (1 << n) - 1
-        cells = range(n * n)
-        self.units = [[r * n + c for c in range(n)] for r in range(n)]
-        self.units += [[r * n + c for r in range(n)] for c in range(n)]
-        smaller: list[list[int]] = [[] for _ in cells]  # j with x_j < x_i
-        larger: list[list[int]] = [[] for _ in cells]  # j with x_j > x_i
-        for (ar, ac), (br, bc) in puzzle.less:
-            a, b = ar * n + ac, br * n + bc
-            larger[a].append(b)
-            smaller[b].append(a)
-        self.related = any(larger)
-        # Adjacent mode: the neighbours joined to each cell by a bar, and by none.
+        less = [x for (ar, ac), (br, bc) in puzzle.less for x in (ar * n + ac, br * n + bc)]
+        self.related = bool(less)
+        # Adjacent mode: each pair of neighbours, and whether a bar joins them.
         self.adjacent = puzzle.adjacent
-        barred: list[list[int]] = [[] for _ in cells]
-        unbarred: list[list[int]] = [[] for _ in cells]
-        if puzzle.adjacent:
-            for (ar, ac), (br, bc), bar in puzzle.adjacency():
-                a, b = ar * n + ac, br * n + bc
-                side = barred if bar else unbarred
-                side[a].append(b)
-                side[b].append(a)
-        self.linked = [smaller[i] + larger[i] + barred[i] + unbarred[i] for i in cells]
+        bars = [x for (ar, ac), (br, bc), bar in (puzzle.adjacency() if self.adjacent else ())
+                for x in (ar * n + ac, br * n + bc, int(bar))]
         kernel = KERNEL
         if n > kernel.LIMIT and is_compiled(kernel):  # domains wider than 64 bits
             kernel = source(KERNEL_NAME)
         self.compiled = is_compiled(kernel)
         new = _int64 if self.compiled else _zeros
+        if self.compiled:
+            less, bars = array("q", less), array("q", bars)
         self.dom, self.weight, self.dirty = new(n * n), new(n * n), new(2 * n)
-        state = self.state = kernel.State(n, self.dom, self.weight, self.dirty, new,
-                                          larger, smaller, barred, unbarred, self.linked)
+        state = self.state = kernel.State(n, self.dom, self.weight, self.dirty, new, less, bars)
         self.narrow, self.undo, self.choose = state.narrow, state.undo, state.choose
         self.graded = deductions is not None  # Tatham's rules only: no chain bounds
         self.use(DEDUCTIONS if deductions is None else deductions, start=False)
-        # Per row and column, the value index each cell had in its last matching.
-        self.mates = [[-1] * n for _ in self.units]
-        self.plane_mates = [[-1] * n for _ in range(n)]  # per value: row -> column
-        # The search meets the same unit domains again after undoing (about a
-        # quarter of the calls on 9x9 puzzles), so Régin results are remembered.
-        self.memo: dict[tuple[int, ...], tuple[bool, list[int] | None]] = {}
         self.ok = self._start(puzzle)
 
     def use(self, deductions: Iterable[Deduction], start: bool = True) -> None:
         """Run ``deductions`` from now on; ``start`` queues every cell, row, column
         and plane again, so that new rules see them."""
-        deductions = tuple(d for d in deductions if d.wanted is None or d.wanted(self))
-        for rule in DEDUCTIONS:
-            if rule.switch:
-                setattr(self.state, rule.switch, rule in deductions)
-        self.on_board = tuple(MethodType(d.run, self) for d in deductions
-                              if d.stage == BOARD and d.run is not None)
+        key = (deductions is DEDUCTIONS, self.related, self.adjacent)
+        found = _RULES.get(key) if key[0] else None
+        if found is None:
+            deductions = tuple(d for d in deductions if d.wanted is None or d.wanted(self))
+            # the board's rules as plain functions of the engine (bound methods kept
+            # here would make a cycle, and an engine would wait for the collector)
+            found = (tuple((rule.switch, rule in deductions) for rule in DEDUCTIONS
+                           if rule.switch),
+                     tuple(d.run for d in deductions if d.stage == BOARD and d.run is not None))
+            if key[0]:
+                _RULES[key] = found
+        for switch, on in found[0]:
+            setattr(self.state, switch, on)
+        self.on_board = found[1]
         if start:
             self.state.requeue()
 
     def _start(self, puzzle: Futoshiki) -> bool:
-        n = self.n
-        try:
-            bounds = [(1, n)] * (n * n) if self.graded else chain_bounds(puzzle)
-        except Contradiction:
-            return False
-        for i, (low, high) in enumerate(bounds):
-            if low > high:  # a chain longer than the square is wide
-                return False
-            value = puzzle.givens[i // n][i % n]
-            mask = self.full & ~((1 << (low - 1)) - 1) & ((1 << high) - 1)
-            if value:
-                mask &= 1 << (value - 1) if 1 <= value <= n else 0
-            if mask != self.dom[i] and not self.narrow(i, mask):
-                return False
-        self.state.ttop = 0  # the root state is never undone
-        return self.propagate()
+        return self.state.start(puzzle.givens, not self.graded) and self.propagate()
 
     # -- changes and undo (``narrow``, ``undo``: the kernel's)
 
@@ -274,105 +202,30 @@ class Engine:
         As in Tatham's solver, after any deduction that narrows a domain the
         rules start again from the cheapest."""
         state = self.state
-        steps = (state.fixpoint, *self.on_board)
-        k = 0
-        while k < len(steps):
-            if not steps[k]():
+        while True:
+            if not state.fixpoint():
                 return False
-            k = 0 if state.qtop else k + 1
-        return True
+            for run in self.on_board:
+                if not run(self):
+                    return False
+                if state.qtop:
+                    break
+            else:
+                return True
 
     def _matching(self) -> bool:
-        """Regin's all-different filtering on every changed row and column.
-
-        Only open cells take part: forward checking has already removed the
-        values of assigned cells from their rows and columns.
-        """
-        dom, dirty, state = self.dom, self.dirty, self.state
-        for u, unit in enumerate(self.units):
-            if state.qtop:  # forward checking first: the matching assumes it is done
-                return True
-            if not dirty[u]:
-                continue
-            dirty[u] = 0
-            places = [k for k, i in enumerate(unit) if dom[i] & (dom[i] - 1)]
-            if len(places) < 3:  # one or two open cells: singles decide them
-                continue
-            cells = [unit[k] for k in places]
-            doms = [dom[i] for i in cells]
-            ok, allowed = self._filter(doms, self.mates[u], places)
-            if not ok:
-                return False
-            if allowed is None:
-                continue
-            for k, i in enumerate(cells):
-                d = doms[k]
-                if d & ~allowed[k] and not self.narrow(i, d & allowed[k]):
-                    return False
-        return True
+        """Régin's all-different filtering on every changed row and column (the
+        kernel's ``lines``)."""
+        return self.state.lines()
 
     def _planes(self) -> bool:
-        """The same filtering on each value's plane: a value sits once in every
-        row and column, so rows are matched to columns (X-wings, swordfish, ...)."""
-        state = self.state
-        if not state.dirty_values:
-            return True
-        dom, n = self.dom, self.n
-        columns = [[0] * n for _ in range(n)]  # value -> row -> columns open to it
-        placed = [0] * n  # value -> rows where it is assigned
-        wanted = state.dirty_values  # only the planes of these values are read below
-        for i, d in enumerate(dom):
-            if d & (d - 1) == 0:
-                placed[d.bit_length() - 1] |= 1 << (i // n)
-                continue
-            d &= wanted
-            r, c = divmod(i, n)
-            while d:
-                low = d & -d
-                d ^= low
-                columns[low.bit_length() - 1][r] |= 1 << c
-        while state.dirty_values:
-            if state.qtop:  # a value lost a place: the planes above are stale
-                return True
-            low = state.dirty_values & -state.dirty_values
-            state.dirty_values ^= low
-            v = low.bit_length() - 1
-            places = [r for r in range(n) if not placed[v] >> r & 1]
-            if len(places) < 3:
-                continue
-            rows = [columns[v][r] for r in places]
-            ok, allowed = self._filter(rows, self.plane_mates[v], places)
-            if not ok:
-                return False
-            if allowed is None:
-                continue
-            for r, open_columns, keep in zip(places, rows, allowed):
-                drop = open_columns & ~keep
-                while drop:
-                    bit = drop & -drop
-                    drop ^= bit
-                    i = r * n + bit.bit_length() - 1
-                    if not self.narrow(i, dom[i] & ~low):
-                        return False
-        return True
-
-    def _filter(self, doms: list[int], kept: list[int], places: list[int]
-                ) -> tuple[bool, list[int] | None]:
-        """``_match``, remembered by the domains (they alone decide the answer)."""
-        key = tuple(doms)
-        found = self.memo.get(key)
-        if found is None:
-            if len(self.memo) >= FILTER_MEMO:
-                self.memo.clear()
-            found = self.memo[key] = _match(doms, kept, places, self.n)
-        return found
+        """The same filtering on each changed value's plane (the kernel's ``planes``)."""
+        return self.state.planes()
 
     # -- reading the state
 
     def solution(self) -> Solution:
-        n = self.n
-        values = [d.bit_length() for d in self.dom]
-        return Solution(tuple(tuple(values[r * n : (r + 1) * n]) for r in range(n)))
+        return Solution(self.state.grid())
 
     # ``choose``, the kernel's: the open cell with the smallest domain per weight
     # (dom/wdeg), -1 if none.  A cell's weight is the number of contradictions met
@@ -390,14 +243,14 @@ class Engine:
 
         The domains are a fixpoint of every rule when this starts, so a trial
         only looks at the rows and columns it changes.  ``check`` (the
-        deadline) is called per row of cells: a pass over a large square takes
-        a while.
+        deadline) is called every PROBE_CHUNK rows of cells: a pass over a
+        large square takes a while.
         """
         state, n, cells = self.state, self.n, self.n * self.n
         start = 0
         while start < cells:
             check()
-            end = min(cells, start + n)
+            end = min(cells, start + PROBE_CHUNK * n)
             i = state.probe(start, end, PROBE_VALUES)
             if i == -1:
                 start = end
@@ -416,9 +269,8 @@ class Engine:
             if d & (d - 1):
                 if len(rest) == REST_CELLS:
                     return None
-                for j in self.linked[i]:
-                    if dom[j] & (dom[j] - 1):
-                        return None
+                if self.state.tied(i):
+                    return None
                 rest.append((i // n, i % n, d))
         return rest
 
@@ -470,100 +322,6 @@ def _count_rest(rest: list[tuple[int, int, int]], n: int, deadline: Deadline) ->
             return None
         states = after
     return sum(states.values())
-
-
-def _match(doms: list[int], kept: list[int], places: list[int], n: int
-           ) -> tuple[bool, list[int] | None]:
-    """Régin's filtering of one unit's open places: (False, None) when they have
-    no perfect matching; else True and the values each may keep (None: nothing
-    to prune). The matching found is kept as the start of the next call."""
-    mate = [kept[k] for k in places]
-    if not _perfect_matching(doms, mate, n):
-        return False, None
-    for k, v in zip(places, mate):
-        kept[k] = v
-    return True, _supported(doms, mate, n)
-
-
-def _perfect_matching(doms: list[int], mate: list[int], n: int) -> bool:
-    """Complete ``mate`` (position -> value index, -1 free) to a matching of all positions."""
-    owner = [-1] * n
-    for k, v in enumerate(mate):
-        if v >= 0 and doms[k] >> v & 1 and owner[v] < 0:
-            owner[v] = k
-        else:
-            mate[k] = -1
-    for k in range(len(mate)):
-        if mate[k] < 0 and not _augment(k, doms, mate, owner, [0]):
-            return False
-    return True
-
-
-def _augment(k: int, doms: list[int], mate: list[int], owner: list[int], seen: list[int]) -> bool:
-    """Kuhn's augmenting path from position ``k``; ``seen[0]`` marks values tried."""
-    d = doms[k] & ~seen[0]
-    while d:
-        low = d & -d
-        d ^= low
-        if seen[0] & low:
-            continue
-        seen[0] |= low
-        v = low.bit_length() - 1
-        holder = owner[v]
-        if holder < 0 or _augment(holder, doms, mate, owner, seen):
-            owner[v], mate[k] = k, v
-            return True
-    return False
-
-
-def _supported(doms: list[int], mate: list[int], n: int) -> list[int] | None:
-    """Per position, the values that some matching of all positions gives it.
-
-    The positions use exactly as many values as there are positions (the rest
-    went to assigned cells), so every matching is perfect.  Name each position
-    by its matched value: position ``k`` points to the positions matched to
-    the other values of ``doms[k]``.  Position ``k`` can take value ``v`` iff
-    ``k`` and the holder of ``v`` lie in one strongly connected component;
-    in value names, a component is directly the set of values its members may
-    take.  None when the graph is one component (nothing to remove).
-    """
-    succ = [0] * n
-    every = 0
-    for k, v in enumerate(mate):
-        succ[v] = doms[k]
-        every |= 1 << v
-    within = [0] * n  # value -> the component holding it
-    left = every
-    while left:
-        start = left & -left
-        seen = frontier = start  # forward reach inside ``left``
-        while frontier:
-            low = frontier & -frontier
-            frontier ^= low
-            new = succ[low.bit_length() - 1] & left & ~seen
-            seen |= new
-            frontier |= new
-        back = start  # backward reach inside ``left``
-        grown = True
-        while grown:
-            grown = False
-            rest = seen & ~back  # only forward-reached nodes can be in the component
-            while rest:
-                low = rest & -rest
-                rest ^= low
-                if succ[low.bit_length() - 1] & back:
-                    back |= low
-                    grown = True
-        component = seen & back
-        if component == every:
-            return None
-        left &= ~component
-        members = component
-        while members:
-            low = members & -members
-            members ^= low
-            within[low.bit_length() - 1] = component
-    return [within[v] for v in mate]
 
 
 # Every rule of the engine, by Tatham's grades (forcing chains, Extreme, are the

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import itertools
 import random
 import subprocess
 import sys
@@ -166,3 +167,83 @@ def test_setup_builds_every_kernel() -> None:
                   if isinstance(node, ast.Assign) and node.targets[0].id == "KERNELS")
     assert sorted(listed) == compiled.kernels()
     assert {NAME, "search.lianliankan.gravity_kernel"} <= set(listed)
+
+
+# ---------------------------------------------------------------- Régin's filtering, alone
+
+
+def _state(module, n: int, rng: random.Random):
+    """A kernel state of an n x n square without inequalities, every domain a
+    random set of 2 or more values; and its buffer maker."""
+    new = propagate._int64 if compiled.is_compiled(module) else propagate._zeros
+    dom, weight, dirty = new(n * n), new(n * n), new(2 * n)
+    state = module.State(n, dom, weight, dirty, new, new(0), new(0))
+    for i in range(n * n):
+        dom[i] = sum(1 << v for v in rng.sample(range(n), rng.randint(2, n)))
+    for u in range(1, 2 * n):  # row 0 alone is to be read (its cells' columns too, else)
+        dirty[u] = 0
+    return state, dom
+
+
+def _matched(allowed: list[list[int]], n: int) -> list[set[int]] | None:
+    """By brute force: per place, the choices some matching of all places to
+    distinct choices gives it; None if there is no such matching."""
+    kept: list[set[int]] = [set() for _ in allowed]
+    for choice in itertools.permutations(range(n), len(allowed)):
+        if all(c in allowed[k] for k, c in enumerate(choice)):
+            for k, c in enumerate(choice):
+                kept[k].add(c)
+    return kept if any(kept) else None
+
+
+MODULES = [pytest.param(PURE, id="interpreted"),
+           pytest.param(BUILT, id="compiled", marks=pytest.mark.skipif(
+               not compiled.is_compiled(BUILT), reason=NOT_BUILT))]
+
+
+@pytest.mark.parametrize("module", MODULES)
+def test_lines_keep_exactly_the_values_of_some_perfect_matching(module) -> None:
+    rng = random.Random(31)
+    for _ in range(300):
+        n = rng.choice((3, 4, 5, 6))
+        state, dom = _state(module, n, rng)
+        before = [[v for v in range(n) if dom[c] >> v & 1] for c in range(n)]  # row 0
+        expected = _matched(before, n)
+        assert state.lines() is (expected is not None)
+        if expected is not None:
+            assert [{v for v in range(n) if dom[c] >> v & 1} for c in range(n)] == expected
+
+
+@pytest.mark.parametrize("module", MODULES)
+def test_planes_keep_exactly_the_places_of_some_perfect_matching(module) -> None:
+    rng = random.Random(32)
+    for _ in range(300):
+        n = rng.choice((3, 4, 5, 6))
+        state, dom = _state(module, n, rng)
+        v = rng.randrange(n)
+        state.dirty_values = 1 << v  # the plane of v alone
+        before = [[c for c in range(n) if dom[r * n + c] >> v & 1] for r in range(n)]
+        expected = _matched(before, n)
+        assert state.planes() is (expected is not None)
+        if expected is not None:
+            after = [{c for c in range(n) if dom[r * n + c] >> v & 1} for r in range(n)]
+            assert after == expected
+
+
+@pytest.mark.skipif(not compiled.is_compiled(BUILT), reason=NOT_BUILT)
+def test_chain_bounds_are_the_same_compiled_and_sound(monkeypatch) -> None:
+    rng = random.Random(33)
+    for _ in range(200):
+        n = rng.choice((3, 4))
+        puzzle = random_puzzle(n, rng, givens=0.0, relations=rng.choice([0.2, 0.4, 0.7]))
+        found = []
+        for module in (BUILT, PURE):
+            monkeypatch.setattr(propagate, "KERNEL", module)
+            try:
+                found.append(propagate.chain_bounds(puzzle))
+            except propagate.Contradiction:
+                found.append(None)
+        assert found[0] == found[1]
+        for grid in (s.grid for s in solutions(puzzle)):  # every solution within them
+            assert found[0] is not None
+            assert all(low <= grid[i // n][i % n] <= high for i, (low, high) in enumerate(found[0]))

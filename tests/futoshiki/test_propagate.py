@@ -229,16 +229,6 @@ def test_streaming_count_branches_when_merging_would_grow_too_big(monkeypatch) -
     assert PropagateBackend().count(linked).count == brute_force_count(linked)
 
 
-def test_remembered_filtering_gives_the_same_counts(monkeypatch) -> None:
-    # A memo of one entry is cleared on almost every call: the answers must not change.
-    monkeypatch.setattr(propagate, "REST_CELLS", 0)  # branch to the leaves: many filterings
-    for puzzle in _random(12, (4,), seed=7):
-        expected = brute_force_count(puzzle)
-        for memo in (1, 2, 50_000):
-            monkeypatch.setattr(propagate, "FILTER_MEMO", memo)
-            assert PropagateBackend().count(puzzle).count == expected
-
-
 def test_unique_stops_at_two() -> None:
     result = PropagateBackend().unique(Futoshiki.empty(5))
     assert result.status is Status.MULTIPLE and len(result.solutions) == 2
