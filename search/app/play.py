@@ -35,10 +35,11 @@ from search.core.registry import load_puzzle
 from search.lianliankan.hint import Hint, hint, legal_moves
 from search.lianliankan.io import format_board, format_move, move_json, solution_json
 from search.lianliankan.rules import rules_line
-from search.lianliankan.shuffle import Shuffled, shuffle
 
-# Numberlink and Futoshiki hints load their deductions on first use (not at start-up)
+# Numberlink and Futoshiki hints load their deductions on first use (not at start-up);
+# so does shuffle, whose dealing code a hint never needs
 CLUE_HINT = "search.app.clue_hints:answer"
+SHUFFLE = "search.lianliankan.shuffle"
 EXIT_OF_STATUS = {Status.SOLVED: YES, Status.UNSAT: NO, Status.LIMIT: UNDECIDED,
                   Status.ERROR: NO}
 
@@ -124,10 +125,12 @@ def run_shuffle(args: Any) -> int:
         start = time.perf_counter()
         try:
             with watchdog(args.time_limit):
-                found = shuffle(board, args.seed, kind_.backend(backend), args.time_limit)
+                found = load(f"{SHUFFLE}:shuffle")(board, args.seed, kind_.backend(backend),
+                                                   args.time_limit)
         except (Overtime, LimitReached):
-            found = Shuffled(Status.LIMIT, None, None, backend, time.perf_counter() - start,
-                             message=f"stopped at the time limit ({args.time_limit:g} s)")
+            found = load(f"{SHUFFLE}:Shuffled")(
+                Status.LIMIT, None, None, backend, time.perf_counter() - start,
+                message=f"stopped at the time limit ({args.time_limit:g} s)")
         print(json.dumps(shuffle_json(name, board, found, args.seed)) if args.json
               else shuffle_text(name, found), flush=True)
         return EXIT_OF_STATUS[found.status]

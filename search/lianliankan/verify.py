@@ -57,10 +57,23 @@ def fewest_turns(board: Board, a: Cell, b: Cell) -> int | None:
     steps): going straight costs no turn, turning costs one.  Ordering by steps
     within a turn count finds a near tile without walking every straight ray of
     a large empty region first (which made replaying a long row quadratic).
+    A state is dropped when the turns taken and the fewest that geometry still
+    demands (``turns_still_needed``) exceed the limit: without that, every
+    check of a move walked every cell within two turns of ``a``, the whole
+    board once it empties.
     """
     limit = board.turns
+    grid, height, width, ring = board.grid, board.height, board.width, board.border
+
+    def passable(cell: Cell) -> bool:  # _passable, with the board's figures read once
+        r, c = cell
+        if 0 <= r < height and 0 <= c < width:
+            return grid[r][c] == 0
+        return ring and -1 <= r <= height and -1 <= c <= width
+
     seen: set[tuple[Cell, int]] = set()
-    queue: list[tuple[int, int, Cell, int]] = [(0, 0, a, d) for d in range(4)]
+    queue: list[tuple[int, int, Cell, int]] = [
+        (0, 0, a, d) for d in range(4) if turns_still_needed(a, d, b) <= limit]
     found: int | None = None
     while queue:
         turns, steps, cell, d = heapq.heappop(queue)  # turns never decrease
@@ -81,9 +94,23 @@ def fewest_turns(board: Board, a: Cell, b: Cell) -> int | None:
                 return cost
             if nxt == b:
                 found = cost if found is None else min(found, cost)
-            elif _passable(board, nxt) and (nxt, n) not in seen:
+            elif (passable(nxt) and (nxt, n) not in seen
+                  and cost + turns_still_needed(nxt, n, b) <= limit):
                 heapq.heappush(queue, (cost, steps + 1, nxt, n))
     return found
+
+
+def turns_still_needed(cell: Cell, d: int, b: Cell) -> int:
+    """The fewest turns any line from ``cell``, heading in direction ``d``, needs to
+    reach ``b`` on an empty plane (so never more than on a board): none when ``b``
+    lies straight ahead; one when ``b`` is not behind (go on to its row or column,
+    then turn); else two."""
+    dr, dc = DIRECTIONS[d]
+    along = (b[0] - cell[0]) * dr + (b[1] - cell[1]) * dc
+    across = b[0] - cell[0] if dr == 0 else b[1] - cell[1]
+    if across == 0 and along > 0:
+        return 0
+    return 1 if along >= 0 else 2
 
 
 def _line_problems(board: Board, move: Move) -> list[str]:
