@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import heapq
 from collections import Counter
+from collections.abc import Callable
 
 from search.lianliankan.model import Board, Cell, Move, Solution
 
 DIRECTIONS = ((-1, 0), (1, 0), (0, -1), (0, 1))
+ONWARD = tuple(tuple(n for n in range(4) if n != d ^ 1) for d in range(4))  # no turning back
 
 
 def verify(board: Board, solution: Solution) -> list[str]:
@@ -63,40 +65,35 @@ def fewest_turns(board: Board, a: Cell, b: Cell) -> int | None:
     board once it empties.
     """
     limit = board.turns
-    grid, height, width, ring = board.grid, board.height, board.width, board.border
-
-    def passable(cell: Cell) -> bool:  # _passable, with the board's figures read once
-        r, c = cell
-        if 0 <= r < height and 0 <= c < width:
-            return grid[r][c] == 0
-        return ring and -1 <= r <= height and -1 <= c <= width
-
-    seen: set[tuple[Cell, int]] = set()
-    queue: list[tuple[int, int, Cell, int]] = [
-        (0, 0, a, d) for d in range(4) if turns_still_needed(a, d, b) <= limit]
+    passable = passable_on(board)
+    (br, bc), push, pop = b, heapq.heappush, heapq.heappop
+    seen: set[tuple[int, int, int]] = set()
+    queue = [(0, 0, a[0], a[1], d) for d in range(4) if turns_still_needed(a, d, b) <= limit]
     found: int | None = None
     while queue:
-        turns, steps, cell, d = heapq.heappop(queue)  # turns never decrease
+        turns, steps, r, c, d = pop(queue)  # turns never decrease
         if found is not None and turns >= found:
             break
-        if (cell, d) in seen:
+        if (r, c, d) in seen:
             continue
-        seen.add((cell, d))
+        seen.add((r, c, d))
         # Leaving tile a picks the first direction for free; later, any other
         # direction but straight back costs a turn.
-        choices = [d] if cell == a else [n for n in range(4) if n != d ^ 1]
-        for n in choices:
+        for n in (d,) if (r, c) == a else ONWARD[d]:
             cost = turns if n == d else turns + 1
             if cost > limit:
                 continue
-            nxt = (cell[0] + DIRECTIONS[n][0], cell[1] + DIRECTIONS[n][1])
-            if nxt == b and cost == turns:  # nothing left in the queue turns less
-                return cost
-            if nxt == b:
+            dr, dc = DIRECTIONS[n]
+            nr, nc = r + dr, c + dc
+            if nr == br and nc == bc:
+                if cost == turns:  # nothing left in the queue turns less
+                    return cost
                 found = cost if found is None else min(found, cost)
-            elif (passable(nxt) and (nxt, n) not in seen
-                  and cost + turns_still_needed(nxt, n, b) <= limit):
-                heapq.heappush(queue, (cost, steps + 1, nxt, n))
+                continue
+            if not passable(nr, nc) or (nr, nc, n) in seen:
+                continue
+            if cost + turns_still_needed((nr, nc), n, b) <= limit:
+                push(queue, (cost, steps + 1, nr, nc, n))
     return found
 
 
@@ -126,12 +123,13 @@ def _line_problems(board: Board, move: Move) -> list[str]:
     for p, q, r in zip(line, line[1:], line[2:], strict=False):
         if (p[0] == q[0]) == (q[0] == r[0]):
             return [f"the line does not turn at corner {q}"]
+    passable = passable_on(board)
     for p, q in zip(line, line[1:], strict=False):
         for cell in _between(p, q):
-            if not _passable(board, cell):
+            if not passable(*cell):
                 return [f"the line crosses {_describe(board, cell)}"]
     for corner in move.corners:
-        if not _passable(board, corner):
+        if not passable(*corner):
             return [f"corner {_describe(board, corner)}"]
     return []
 
@@ -149,12 +147,17 @@ def _inside(board: Board, cell: Cell) -> bool:
     return 0 <= cell[0] < board.height and 0 <= cell[1] < board.width
 
 
-def _passable(board: Board, cell: Cell) -> bool:
-    """Can a line use this cell: an empty cell of the board, or the ring when allowed."""
-    if _inside(board, cell):
-        return board.at(cell) == 0
-    r, c = cell
-    return board.border and -1 <= r <= board.height and -1 <= c <= board.width
+def passable_on(board: Board) -> Callable[[int, int], bool]:
+    """Can a line use cell (r, c): an empty cell of the board, or the ring when allowed
+    (the board's figures read once: the line search asks for every cell it reaches)."""
+    grid, height, width, ring = board.grid, board.height, board.width, board.border
+
+    def passable(r: int, c: int) -> bool:
+        if 0 <= r < height and 0 <= c < width:
+            return grid[r][c] == 0
+        return ring and -1 <= r <= height and -1 <= c <= width
+
+    return passable
 
 
 def _describe(board: Board, cell: Cell) -> str:
