@@ -14,12 +14,10 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import math
 import os
 import sys
 import time
-import traceback
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -43,6 +41,7 @@ from search.app.arguments import (
     add_whole_limits,
     at_least,
     interruptible,
+    json_line,
     positive,
     received_signal,
     rule_variants,
@@ -373,7 +372,7 @@ def run_files(args: Any) -> int:
                 tally.bad += 1
                 continue
             for answer in answers:
-                shown = (json.dumps(answer.as_json()) if args.json
+                shown = (json_line(answer.as_json()) if args.json
                          else answer.as_line() if args.brief else answer.as_text())
                 progress.say(shown, out=sys.stdout)
                 codes.append(answer.exit_code)
@@ -858,6 +857,8 @@ def main(argv: list[str] | None = None) -> int:
         if (signum := received_signal()) is not None:  # the signal's doing, not a bug
             return main_interrupted(Interrupted(signum), argv)
         if debug:  # the traceback, and still the exit code of a bug
+            import traceback  # here: only a bug needs it, and it costs every start
+
             traceback.print_exc()
             return BUG
         print(f"gridcp: internal error (a bug in gridcp, exit {BUG}): "

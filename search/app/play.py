@@ -13,7 +13,6 @@ through the puzzle's own reader, under the rule flags given.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from collections.abc import Callable
@@ -25,6 +24,7 @@ from search.app.arguments import (
     USAGE,
     YES,
     add_common_arguments,
+    json_line,
     rule_variants,
     worst,
 )
@@ -110,10 +110,10 @@ def run_hint(args: Any) -> int:
     def answer(name: str, kind_: PuzzleKind, board: Any, backend: str) -> int:
         if kind_.name != "lianliankan":  # a move that follows from the clues
             as_json, text, code = load(CLUE_HINT)(name, kind_, board, args)
-            print(json.dumps(as_json) if args.json else text, flush=True)
+            print(json_line(as_json) if args.json else text, flush=True)
             return code
         found = _bounded_hint(board, kind_, backend, args.time_limit)
-        print(json.dumps(hint_json(name, backend, board, found)) if args.json
+        print(json_line(hint_json(name, backend, board, found)) if args.json
               else hint_text(name, backend, board, found), flush=True)
         return EXIT_OF_STATUS[found.status]
 
@@ -131,7 +131,7 @@ def run_shuffle(args: Any) -> int:
             found = load(f"{SHUFFLE}:Shuffled")(
                 Status.LIMIT, None, None, backend, time.perf_counter() - start,
                 message=f"stopped at the time limit ({args.time_limit:g} s)")
-        print(json.dumps(shuffle_json(name, board, found, args.seed)) if args.json
+        print(json_line(shuffle_json(name, board, found, args.seed)) if args.json
               else shuffle_text(name, found), flush=True)
         return EXIT_OF_STATUS[found.status]
 
