@@ -2,7 +2,7 @@
 
 Each move is checked twice, by its own geometry (the line it claims: aligned
 segments, real turns, empty cells, at most ``board.turns`` turns) and by an
-independent breadth-first search over (cell, direction, turns) that owes
+independent best-first search over (cell, direction, turns) that owes
 nothing to the seed's connection checks.  The replay stops at the first bad
 move, since the boards after it mean nothing.
 """
@@ -16,6 +16,7 @@ from collections.abc import Callable
 from search.lianliankan.model import Board, Cell, Move, Solution
 
 DIRECTIONS = ((-1, 0), (1, 0), (0, -1), (0, 1))
+ARRIVED = -1  # the direction of a state at tile b: the search is over
 ONWARD = tuple(tuple(n for n in range(4) if n != d ^ 1) for d in range(4))  # no turning back
 
 
@@ -55,25 +56,31 @@ def fewest_turns(board: Board, a: Cell, b: Cell) -> int | None:
     """The fewest turns of a line from tile ``a`` to tile ``b`` through empty cells,
     or None if none has at most ``board.turns``.
 
-    A best-first search over states (cell, direction) in order of (turns,
-    steps): going straight costs no turn, turning costs one.  Ordering by steps
-    within a turn count finds a near tile without walking every straight ray of
-    a large empty region first (which made replaying a long row quadratic).
-    A state is dropped when the turns taken and the fewest that geometry still
-    demands (``turns_still_needed``) exceed the limit: without that, every
-    check of a move walked every cell within two turns of ``a``, the whole
-    board once it empties.
+    A best-first (A*) search over states (cell, direction): going straight
+    costs no turn, turning costs one, and a state's priority is the turns
+    taken plus the fewest that geometry still demands (``turns_still_needed``,
+    which never overestimates and drops by at most the turn a step takes), so
+    the first time ``b`` comes out of the queue its turns are the fewest.
+    Among equal priorities the shorter line goes first (steps taken plus the
+    fewest left to ``b``), so a near tile is found without walking every
+    straight ray of a large empty region (which made replaying a long row
+    quadratic).  A state whose priority exceeds the limit is dropped.
     """
     limit = board.turns
     passable = passable_on(board)
-    (br, bc), push, pop = b, heapq.heappush, heapq.heappop
+    push, pop = heapq.heappush, heapq.heappop
     seen: set[tuple[int, int, int]] = set()
-    queue = [(0, 0, a[0], a[1], d) for d in range(4) if turns_still_needed(a, d, b) <= limit]
-    found: int | None = None
+    (br, bc), (ar, ac) = b, a
+    # priority, length (steps taken + the fewest left), steps, turns, r, c, d
+    queue: list[tuple[int, int, int, int, int, int, int]] = []
+    for d in range(4):
+        if (least := turns_still_needed(a, d, b)) <= limit:
+            queue.append((least, abs(br - ar) + abs(bc - ac), 0, 0, ar, ac, d))
+    heapq.heapify(queue)
     while queue:
-        turns, steps, r, c, d = pop(queue)  # turns never decrease
-        if found is not None and turns >= found:
-            break
+        _, _, steps, turns, r, c, d = pop(queue)
+        if d == ARRIVED:
+            return turns
         if (r, c, d) in seen:
             continue
         seen.add((r, c, d))
@@ -83,18 +90,15 @@ def fewest_turns(board: Board, a: Cell, b: Cell) -> int | None:
             cost = turns if n == d else turns + 1
             if cost > limit:
                 continue
-            dr, dc = DIRECTIONS[n]
-            nr, nc = r + dr, c + dc
-            if nr == br and nc == bc:
-                if cost == turns:  # nothing left in the queue turns less
-                    return cost
-                found = cost if found is None else min(found, cost)
-                continue
-            if not passable(nr, nc) or (nr, nc, n) in seen:
-                continue
-            if cost + turns_still_needed((nr, nc), n, b) <= limit:
-                push(queue, (cost, steps + 1, nr, nc, n))
-    return found
+            nr, nc = r + DIRECTIONS[n][0], c + DIRECTIONS[n][1]
+            if (nr, nc) == b:
+                push(queue, (cost, steps + 1, steps + 1, cost, nr, nc, ARRIVED))
+            elif passable(nr, nc) and (nr, nc, n) not in seen:
+                least = cost + turns_still_needed((nr, nc), n, b)
+                if least <= limit:
+                    push(queue, (least, steps + 1 + abs(br - nr) + abs(bc - nc), steps + 1,
+                                 cost, nr, nc, n))
+    return None
 
 
 def turns_still_needed(cell: Cell, d: int, b: Cell) -> int:
