@@ -824,11 +824,24 @@ def main_interrupted(error: BaseException, argv: list[str] | None) -> int:
 def main(argv: list[str] | None = None) -> int:
     """Run one command.  ``argv`` None is the real command line: only then is the
     process's own address space capped (``--memory-limit``), since a caller in
-    the same process (a test) would keep the cap."""
+    the same process (a test) would keep the cap, and only then does a command
+    of this module or hint / shuffle end the process at once, its output flushed
+    (``_leave``): the interpreter's teardown (every module's objects freed, a
+    last garbage collection) is about a tenth of a small command's CPU, and these
+    commands leave nothing to it (files are written whole and closed, no pool or
+    thread outlives the command).  The lab's commands exit the usual way."""
     started = time.perf_counter()
     parser = build_parser(argv)
     args = parser.parse_args(argv)
     args.started = started
+    code = run_command(args, argv)
+    if argv is None and args.command in (*COMMANDS, *PLAY_COMMANDS):
+        _leave(code)
+    return code
+
+
+def run_command(args: argparse.Namespace, argv: list[str] | None) -> int:
+    """The parsed command, its errors turned into exit codes."""
     debug = getattr(args, "debug", False) or bool(os.environ.get("GRIDCP_DEBUG"))
     try:
         with interruptible():

@@ -30,12 +30,12 @@ NEVER = ("ortools", "numpy", "scipy", "networkx", "matplotlib", "dask", "cpmodel
 
 
 def loaded_by(argv: list[str]) -> tuple[str, set[str]]:
-    """What ``python -m search ARGV`` prints, and the modules it imported."""
-    code = ("import runpy, sys\n"
+    """What ``gridcp ARGV`` prints, and the modules it imported (by ``main(argv)``,
+    which returns where the real command line would leave the process at once)."""
+    code = ("import sys\n"
             "before = set(sys.modules)\n"
-            f"sys.argv = ['search', *{argv!r}]\n"
-            "try:\n    runpy.run_module('search', run_name='__main__')\n"
-            "except SystemExit:\n    pass\n"
+            "from search.app.cli import main\n"
+            f"main({argv!r})\n"
             "print('LOADED', *sorted(set(sys.modules) - before))")
     done = subprocess.run([sys.executable, "-S", "-c", code], cwd=ROOT, capture_output=True,
                           text=True, check=True)
@@ -73,6 +73,22 @@ def test_json_loads_for_a_json_answer():
     out, loaded = loaded_by(["solve", "--json", FUTOSHIKI_4X4])
     assert '"status": "SOLVED"' in out
     assert "json" in loaded
+
+
+@pytest.mark.parametrize("argv, code, last", [
+    (["solve", FUTOSHIKI_4X4], 0, "4 | 3 | 1 | 2"),
+    (["check", "instances/lianliankan/handmade/ring.llk"], 1,
+     "  note: no order of removals clears the board"),
+    (["hint", "--border", DEAL_18X8], 0, "    14: (7,13) - (8,13) - (8,15) - (7,15)"),
+])
+def test_the_command_line_leaves_with_its_output_and_exit_code(argv, code, last):
+    """A small command ends the process without the interpreter's teardown: its
+    whole output still arrives, through a pipe, with the command's exit code."""
+    done = subprocess.run([sys.executable, "-m", "search", *argv], cwd=ROOT,
+                          capture_output=True, text=True)
+    assert done.returncode == code, done.stderr
+    assert done.stdout.endswith(last + "\n"), done.stdout
+    assert done.stderr == ""
 
 
 def test_every_command_is_listed_when_none_is_named():
