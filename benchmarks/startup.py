@@ -1,6 +1,6 @@
 """Start-up: the whole process of gridcp's small commands, against Python's own start.
 
-    python benchmarks/startup.py [--repeat N] [--console] [--no-compiled]
+    python benchmarks/startup.py [--repeat N] [--console] [--no-compiled] [--no-site]
 
 Times, each in its own process, ``N`` runs after one untimed run (so the
 bytecode is cached; ``$PYTHONDONTWRITEBYTECODE`` is left out of the children's
@@ -13,6 +13,11 @@ environment, as on a user's machine):
 - with ``--console``, the same two through the installed ``gridcp`` script
   (its own entry point; it may point at another checkout);
 - unless ``--no-compiled``, the 4x4 solve again with ``GRIDCP_PURE=1``.
+
+With ``--no-site`` every Python runs with ``-S``: no ``site`` and no ``.pth``
+files, whose imports (an editable install's finder, a certificate hook) would
+otherwise load modules such as ``pathlib`` or ``tempfile`` before gridcp does
+and hide their cost.  The commands timed need nothing from site-packages.
 
 The figure is the child's CPU time (user + system, by ``getrusage`` of each
 finished child): median and least of ``N``, in milliseconds, with the median
@@ -37,22 +42,23 @@ FUTOSHIKI_4X4 = ROOT / "instances" / "futoshiki" / "tatham" / "u04_trivial_1.tat
 DEAL_18X8 = ROOT / "instances" / "lianliankan" / "generated" / "b18x8-0.llk"
 
 
-def commands(console: bool, compiled: bool) -> dict[str, tuple[list[str], dict[str, str]]]:
+def commands(console: bool, compiled: bool, site: bool = True
+             ) -> dict[str, tuple[list[str], dict[str, str]]]:
     """Name -> (argv, extra environment) of every command timed."""
-    python = sys.executable
+    python = [sys.executable] if site else [sys.executable, "-S"]
     solve = ["solve", str(FUTOSHIKI_4X4)]
     hint = ["hint", "--border", str(DEAL_18X8)]
-    out = {"python -c pass": ([python, "-c", "pass"], {}),
-           "python -c 'import search.app.cli'": ([python, "-c", "import search.app.cli"], {}),
-           "python -m search solve (4x4 Futoshiki)": ([python, "-m", "search", *solve], {}),
-           "python -m search hint --border (18x8 deal)": ([python, "-m", "search", *hint], {})}
+    out = {"python -c pass": ([*python, "-c", "pass"], {}),
+           "python -c 'import search.app.cli'": ([*python, "-c", "import search.app.cli"], {}),
+           "python -m search solve (4x4 Futoshiki)": ([*python, "-m", "search", *solve], {}),
+           "python -m search hint --border (18x8 deal)": ([*python, "-m", "search", *hint], {})}
     script = shutil.which("gridcp")
-    if console and script:
+    if console and script and site:
         out["gridcp solve (4x4 Futoshiki)"] = ([script, *solve], {})
         out["gridcp hint --border (18x8 deal)"] = ([script, *hint], {})
     if compiled:
         out["python -m search solve (4x4), GRIDCP_PURE=1"] = (
-            [python, "-m", "search", *solve], {"GRIDCP_PURE": "1"})
+            [*python, "-m", "search", *solve], {"GRIDCP_PURE": "1"})
     return out
 
 
@@ -76,13 +82,17 @@ def main(argv: list[str] | None = None) -> int:
                         help="also time the installed gridcp script")
     parser.add_argument("--no-compiled", action="store_true",
                         help="leave out the GRIDCP_PURE=1 run")
+    parser.add_argument("--no-site", action="store_true",
+                        help="run every Python with -S (no site, no .pth files)")
     args = parser.parse_args(argv)
     base = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     base["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), base.get("PYTHONPATH")]))
-    print(f"## Start-up, whole process, {args.repeat} runs each (ms)\n")
+    flags = ", python -S" if args.no_site else ""
+    print(f"## Start-up, whole process, {args.repeat} runs each{flags} (ms)\n")
     print("| command | CPU median | CPU least | wall median |")
     print("| --- | --- | --- | --- |")
-    for name, (command, extra) in commands(args.console, not args.no_compiled).items():
+    timed = commands(args.console, not args.no_compiled, not args.no_site)
+    for name, (command, extra) in timed.items():
         env = {**base, **extra}
         child_cpu(command, env)  # untimed: caches the bytecode
         cpus, walls = zip(*(child_cpu(command, env) for _ in range(args.repeat)), strict=True)
