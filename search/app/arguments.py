@@ -105,6 +105,14 @@ def say(text: str, out: Any) -> None:
         out.flush()
 
 
+def json_line(value: Any) -> str:
+    """``value`` as one line of JSON.  The json module loads here, on the first
+    ``--json`` answer: a command's readable output does not pay for it at start-up."""
+    import json
+
+    return json.dumps(value)
+
+
 def worst(codes: list[int]) -> int:
     """One exit code for many answers: bad input, then no, then undecided, then yes."""
     for code in (USAGE, NO, UNDECIDED):

@@ -14,12 +14,10 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import math
 import os
 import sys
 import time
-import traceback
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -43,6 +41,7 @@ from search.app.arguments import (
     add_whole_limits,
     at_least,
     interruptible,
+    json_line,
     positive,
     received_signal,
     rule_variants,
@@ -91,6 +90,7 @@ DRAW = "search.app.draw:run"  # by name: the drawing code loads for this command
 # hint and shuffle, by name: their Lianliankan code loads only when no other command is
 # named (a Futoshiki solve's start-up does not pay for it)
 PLAY = "search.app.play:add_commands"
+PLAY_COMMANDS = ("hint", "shuffle")  # what PLAY adds: a command line naming one builds no other
 EXIT_OF_STATUS = {
     Status.SOLVED: YES, Status.UNIQUE: YES, Status.COUNTED: YES,
     Status.UNSAT: NO, Status.MULTIPLE: NO, Status.INVALID: NO, Status.ERROR: NO,
@@ -372,7 +372,7 @@ def run_files(args: Any) -> int:
                 tally.bad += 1
                 continue
             for answer in answers:
-                shown = (json.dumps(answer.as_json()) if args.json
+                shown = (json_line(answer.as_json()) if args.json
                          else answer.as_line() if args.brief else answer.as_text())
                 progress.say(shown, out=sys.stdout)
                 codes.append(answer.exit_code)
@@ -653,9 +653,11 @@ class Parser(argparse.ArgumentParser):
 
 
 def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
-    """The parser; a puzzle's own generate options load only when ``argv`` names it,
-    and the plugin commands only when ``argv`` names none of the commands here (they
-    import modules that solve, count, check, convert and generate never use)."""
+    """The parser.  When ``argv`` names a command, only that command's parser is
+    built (each costs argparse work at every start); a puzzle's own generate
+    options load only when ``argv`` names it, and the plugin commands only when
+    ``argv`` names none of the commands here (they import modules that solve,
+    count, check, convert and generate never use)."""
     parser = Parser(
         prog="gridcp",
         description="Solve, count, check and generate Futoshiki, Numberlink and Lianliankan.",
@@ -664,33 +666,66 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
                         help="show gridcp's version and exit")
     add_debug_argument(parser, argparse.SUPPRESS)
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    helps = {"solve": "find one solution of each file",
-             "count": "count all solutions of each file",
-             "check": "each puzzle's verdict: Futoshiki, well-designed (exactly one "
-                      "solution)?  Numberlink, well-designed (exactly one, every cell "
-                      "covered)?  Lianliankan, can the board be cleared?"}
-    for name, text in helps.items():
-        sub = commands.add_parser(name, help=text, description=text)
-        sub.add_argument("files", nargs="+", metavar="FILE|DIR")
-        add_common_arguments(sub, f"none; {ALL_BACKENDS_TIME_LIMIT:g} with --backend all")
-        sub.add_argument("--backend", help="backend name, or 'all' (default: the fastest; "
-                         f"'all' without --time-limit: {ALL_BACKENDS_TIME_LIMIT:g} s a backend)")
-        add_memory_argument(sub)
-        add_option_argument(sub)
-        sub.add_argument("--manifest", action="store_true",
-                         help="run each file under every rule set its manifest.tsv lists and "
-                              "hold each answer to the one it expects: exit 0 when all match")
-        sub.add_argument("--brief", action="store_true",
-                         help="one line per answer instead of the board")
-        if name == "solve":
-            sub.add_argument("--method", help="a variant of the backend's algorithm "
-                             "(futoshiki search: seed; lianliankan search: greedy; "
-                             "default: the backend's own)")
-        if name == "count":
-            sub.add_argument("--limit", type=positive(int), metavar="N",
-                             help="stop after N solutions (LIMIT; default: count them all)")
-        sub.set_defaults(run=run_files)
-    sub = commands.add_parser("convert", help="write puzzles in their puzzle's native format")
+    words = sys.argv[1:] if argv is None else argv
+    named = words[0] if words else None
+    if named in COMMANDS:
+        COMMANDS[named](commands, named, words)
+        return parser
+    if named not in PLAY_COMMANDS:
+        for name, add in COMMANDS.items():
+            add(commands, name, words)
+    load(PLAY)(commands)  # hint, shuffle: light, so before the plugins
+    if named in commands.choices:
+        return parser
+    for plugin in PLUGINS:
+        module = plugin.partition(":")[0]
+        try:
+            add_commands = load(plugin)
+        except ModuleNotFoundError as error:
+            if error.name == module:
+                continue
+            raise
+        add_commands(commands)
+    return parser
+
+
+FILES_COMMANDS = {
+    "solve": "find one solution of each file",
+    "count": "count all solutions of each file",
+    "check": "each puzzle's verdict: Futoshiki, well-designed (exactly one solution)?  "
+             "Numberlink, well-designed (exactly one, every cell covered)?  Lianliankan, "
+             "can the board be cleared?"}
+
+
+def add_files_command(commands: argparse._SubParsersAction, name: str, words: list[str]
+                      ) -> None:
+    """solve, count or check."""
+    text = FILES_COMMANDS[name]
+    sub = commands.add_parser(name, help=text, description=text)
+    sub.add_argument("files", nargs="+", metavar="FILE|DIR")
+    add_common_arguments(sub, f"none; {ALL_BACKENDS_TIME_LIMIT:g} with --backend all")
+    sub.add_argument("--backend", help="backend name, or 'all' (default: the fastest; "
+                     f"'all' without --time-limit: {ALL_BACKENDS_TIME_LIMIT:g} s a backend)")
+    add_memory_argument(sub)
+    add_option_argument(sub)
+    sub.add_argument("--manifest", action="store_true",
+                     help="run each file under every rule set its manifest.tsv lists and "
+                          "hold each answer to the one it expects: exit 0 when all match")
+    sub.add_argument("--brief", action="store_true",
+                     help="one line per answer instead of the board")
+    if name == "solve":
+        sub.add_argument("--method", help="a variant of the backend's algorithm "
+                         "(futoshiki search: seed; lianliankan search: greedy; "
+                         "default: the backend's own)")
+    if name == "count":
+        sub.add_argument("--limit", type=positive(int), metavar="N",
+                         help="stop after N solutions (LIMIT; default: count them all)")
+    sub.set_defaults(run=run_files)
+
+
+def add_convert_command(commands: argparse._SubParsersAction, name: str, words: list[str]
+                        ) -> None:
+    sub = commands.add_parser(name, help="write puzzles in their puzzle's native format")
     sub.add_argument("files", nargs="+", metavar="FILE")
     sub.add_argument("--puzzle", choices=PUZZLES, help="the puzzle kind (default: detected)")
     sub.add_argument("--to", metavar="FORMAT",
@@ -703,8 +738,12 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     add_limit_arguments(sub)
     add_whole_limits(sub)
     sub.set_defaults(run=run_convert)
+
+
+def add_draw_command(commands: argparse._SubParsersAction, name: str, words: list[str]
+                     ) -> None:
     text = "draw each puzzle, its solution or its verdict (SVG, PNG or HTML)"
-    sub = commands.add_parser("draw", help=text, description=text, epilog=(
+    sub = commands.add_parser(name, help=text, description=text, epilog=(
         "-o FILE.svg|.png|.html for one puzzle, -o DIR for several (default: here) "
         "or -o PAGE.html for all on one page, "
         "-o - for standard output.  Exit codes: as solve / check with --solve / --check, "
@@ -726,9 +765,13 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     sub.add_argument("--force", action="store_true", help="overwrite pictures that exist")
     add_memory_argument(sub)
     sub.set_defaults(run=run_draw)
-    words = sys.argv[1:] if argv is None else argv
-    generating = words[1] if len(words) > 1 and words[0] == "generate" else None
-    sub = commands.add_parser("generate", help="generate puzzles")
+
+
+def add_generate_command(commands: argparse._SubParsersAction, name: str, words: list[str]
+                         ) -> None:
+    """generate PUZZLE; the puzzle's own options only when ``words`` name it."""
+    generating = words[1] if len(words) > 1 and words[0] == name else None
+    sub = commands.add_parser(name, help="generate puzzles")
     kinds_parsers = sub.add_subparsers(dest="puzzle_kind", required=True, metavar="PUZZLE")
     for kind_ in kinds():
         if kind_.generate is None:
@@ -749,21 +792,14 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
         if kind_.add_generate_arguments and generating == kind_.name:
             kind_.call("add_generate_arguments", gen)
         gen.set_defaults(run=run_generate)
-    if words and words[0] in commands.choices:
-        return parser
-    load(PLAY)(commands)  # hint, shuffle: light, so before the plugins
-    if words and words[0] in commands.choices:
-        return parser
-    for plugin in PLUGINS:
-        module = plugin.partition(":")[0]
-        try:
-            add_commands = load(plugin)
-        except ModuleNotFoundError as error:
-            if error.name == module:
-                continue
-            raise
-        add_commands(commands)
-    return parser
+
+
+# The commands defined here, in the order --help lists them: name -> (subparsers, name,
+# the command line's words) adding that command's parser.
+COMMANDS: dict[str, Callable[[argparse._SubParsersAction, str, list[str]], None]] = {
+    "solve": add_files_command, "count": add_files_command, "check": add_files_command,
+    "convert": add_convert_command, "draw": add_draw_command, "generate": add_generate_command,
+}
 
 
 def _leave(code: int) -> NoReturn:
@@ -788,11 +824,24 @@ def main_interrupted(error: BaseException, argv: list[str] | None) -> int:
 def main(argv: list[str] | None = None) -> int:
     """Run one command.  ``argv`` None is the real command line: only then is the
     process's own address space capped (``--memory-limit``), since a caller in
-    the same process (a test) would keep the cap."""
+    the same process (a test) would keep the cap, and only then does a command
+    of this module or hint / shuffle end the process at once, its output flushed
+    (``_leave``): the interpreter's teardown (every module's objects freed, a
+    last garbage collection) is about a tenth of a small command's CPU, and these
+    commands leave nothing to it (files are written whole and closed, no pool or
+    thread outlives the command).  The lab's commands exit the usual way."""
     started = time.perf_counter()
     parser = build_parser(argv)
     args = parser.parse_args(argv)
     args.started = started
+    code = run_command(args, argv)
+    if argv is None and args.command in (*COMMANDS, *PLAY_COMMANDS):
+        _leave(code)
+    return code
+
+
+def run_command(args: argparse.Namespace, argv: list[str] | None) -> int:
+    """The parsed command, its errors turned into exit codes."""
     debug = getattr(args, "debug", False) or bool(os.environ.get("GRIDCP_DEBUG"))
     try:
         with interruptible():
@@ -821,6 +870,8 @@ def main(argv: list[str] | None = None) -> int:
         if (signum := received_signal()) is not None:  # the signal's doing, not a bug
             return main_interrupted(Interrupted(signum), argv)
         if debug:  # the traceback, and still the exit code of a bug
+            import traceback  # here: only a bug needs it, and it costs every start
+
             traceback.print_exc()
             return BUG
         print(f"gridcp: internal error (a bug in gridcp, exit {BUG}): "

@@ -13,7 +13,6 @@ through the puzzle's own reader, under the rule flags given.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from collections.abc import Callable
@@ -25,6 +24,7 @@ from search.app.arguments import (
     USAGE,
     YES,
     add_common_arguments,
+    json_line,
     rule_variants,
     worst,
 )
@@ -35,10 +35,11 @@ from search.core.registry import load_puzzle
 from search.lianliankan.hint import Hint, hint, legal_moves
 from search.lianliankan.io import format_board, format_move, move_json, solution_json
 from search.lianliankan.rules import rules_line
-from search.lianliankan.shuffle import Shuffled, shuffle
 
-# Numberlink and Futoshiki hints load their deductions on first use (not at start-up)
+# Numberlink and Futoshiki hints load their deductions on first use (not at start-up);
+# so does shuffle, whose dealing code a hint never needs
 CLUE_HINT = "search.app.clue_hints:answer"
+SHUFFLE = "search.lianliankan.shuffle"
 EXIT_OF_STATUS = {Status.SOLVED: YES, Status.UNSAT: NO, Status.LIMIT: UNDECIDED,
                   Status.ERROR: NO}
 
@@ -109,10 +110,10 @@ def run_hint(args: Any) -> int:
     def answer(name: str, kind_: PuzzleKind, board: Any, backend: str) -> int:
         if kind_.name != "lianliankan":  # a move that follows from the clues
             as_json, text, code = load(CLUE_HINT)(name, kind_, board, args)
-            print(json.dumps(as_json) if args.json else text, flush=True)
+            print(json_line(as_json) if args.json else text, flush=True)
             return code
         found = _bounded_hint(board, kind_, backend, args.time_limit)
-        print(json.dumps(hint_json(name, backend, board, found)) if args.json
+        print(json_line(hint_json(name, backend, board, found)) if args.json
               else hint_text(name, backend, board, found), flush=True)
         return EXIT_OF_STATUS[found.status]
 
@@ -124,11 +125,13 @@ def run_shuffle(args: Any) -> int:
         start = time.perf_counter()
         try:
             with watchdog(args.time_limit):
-                found = shuffle(board, args.seed, kind_.backend(backend), args.time_limit)
+                found = load(f"{SHUFFLE}:shuffle")(board, args.seed, kind_.backend(backend),
+                                                   args.time_limit)
         except (Overtime, LimitReached):
-            found = Shuffled(Status.LIMIT, None, None, backend, time.perf_counter() - start,
-                             message=f"stopped at the time limit ({args.time_limit:g} s)")
-        print(json.dumps(shuffle_json(name, board, found, args.seed)) if args.json
+            found = load(f"{SHUFFLE}:Shuffled")(
+                Status.LIMIT, None, None, backend, time.perf_counter() - start,
+                message=f"stopped at the time limit ({args.time_limit:g} s)")
+        print(json_line(shuffle_json(name, board, found, args.seed)) if args.json
               else shuffle_text(name, found), flush=True)
         return EXIT_OF_STATUS[found.status]
 

@@ -26,7 +26,6 @@ the line: exit 2 on the command line.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import stat
@@ -305,6 +304,8 @@ def _no_constant(word: str) -> float:
 
 def record_of(line: str, source: str, number: int | None = None) -> dict:
     """One JSON object of a JSON-lines file, or an InputError naming the line."""
+    import json  # here: only a results file needs it, and a puzzle's start-up would pay
+
     try:
         found = json.loads(line, parse_int=_capped_int, parse_constant=_no_constant)
     except RecursionError:

@@ -26,7 +26,6 @@ import errno
 import os
 import stat
 import sys
-import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -125,6 +124,8 @@ def write_file(path: str | Path, data: str | bytes, *, force: bool = False,
         raise GridcpError(f"{option} {target}: the file exists (--force overwrites it)")
     payload = data.encode("utf-8") if isinstance(data, str) else data
     folder = target.parent
+    import tempfile  # here: the commands that write no file do not load it at start-up
+
     try:
         fd, temporary = tempfile.mkstemp(dir=folder, prefix=f".{target.name[:64]}.",
                                          suffix=".part")

@@ -228,10 +228,8 @@ def test_small_boards_search_leaves_go_to_the_frontier():
 
 
 def test_small_solve_does_not_import_ortools():
-    code = ("import sys, runpy; sys.argv = ['search', 'solve', '--puzzle', 'numberlink', "
-            f"{str(SEED_7X7)!r}]\n"
-            "try:\n    runpy.run_module('search', run_name='__main__')\n"
-            "except SystemExit:\n    pass\n"
+    code = ("import sys; from search.app.cli import main\n"
+            f"main(['solve', '--puzzle', 'numberlink', {str(SEED_7X7)!r}])\n"
             "print('LOADED', sorted(m for m in sys.modules if m.split('.')[0] in "
             "('ortools', 'numpy', 'scipy', 'cpmodels')))")
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
