@@ -51,9 +51,9 @@ from search.core.contract import (
     Status,
     Unsupported,
     add_effort,
+    load,
 )
 from search.lianliankan.backend import LianliankanBackend
-from search.lianliankan.gravity import GravitySearch
 from search.lianliankan.greedy import play, transcript
 from search.lianliankan.model import Board, Cell, Move, Solution
 from search.lianliankan.paths import Field, Occupancy
@@ -94,8 +94,7 @@ class SearchBackend(LianliankanBackend):
             except LimitReached:
                 return SolveResult(Status.LIMIT, None, time.perf_counter() - start, {},
                                    "time limit reached during greedy play")
-        engine = (GravitySearch if puzzle.gravity else PairingSearch)(
-            puzzle, deadline, node_limit=self.opts.max_nodes)
+        engine = search_for(puzzle)(puzzle, deadline, node_limit=self.opts.max_nodes)
         try:
             game = play(puzzle, deadline)  # a clearing found greedily is a clearing
             moves = list(game.moves) if game.left == 0 else engine.run()
@@ -134,6 +133,16 @@ class SearchBackend(LianliankanBackend):
 
     def unique(self, puzzle: Board, *, time_limit=None):
         return self.solutions(puzzle)
+
+
+def search_for(board: Board) -> Any:
+    """The search class for the board's rules: ``PairingSearch``, or under
+    gravity ``gravity.GravitySearch``, loaded by name on first use (with its
+    compiled kernel), so that a board without gravity does not load it."""
+    return load(GRAVITY_SEARCH) if board.gravity else PairingSearch
+
+
+GRAVITY_SEARCH = "search.lianliankan.gravity:GravitySearch"
 
 
 # ---------------------------------------------------------------- without gravity
@@ -475,8 +484,7 @@ def clearing(board: Board, node_limit: int, deadline: Deadline | None = None,
     or none exists.  The search's figures are added to ``effort`` (keys
     ``hint_nodes``, ...), whatever the outcome."""
     deadline = deadline or Deadline(None)
-    engine = (GravitySearch if board.gravity else PairingSearch)(
-        board, deadline, node_limit=node_limit)
+    engine = search_for(board)(board, deadline, node_limit=node_limit)
     try:
         game = play(board, deadline)
         return list(game.moves) if game.left == 0 else engine.run()

@@ -60,7 +60,8 @@ def under(modules: set[str], prefixes: tuple[str, ...]) -> list[str]:
     (["hint", "--border", DEAL_18X8], "SAFE MOVE (search",
      ("search.lianliankan.hint", "search.lianliankan.verify", "search.lianliankan.solver"),
      ("search.numberlink.", "search.futoshiki.", "search.lianliankan.shuffle",
-      "search.lianliankan.generate", "search.lianliankan.difficulty")),
+      "search.lianliankan.generate", "search.lianliankan.difficulty",
+      "search.lianliankan.gravity", "search.lianliankan.gravity_kernel")),
 ])
 def test_a_small_command_imports_only_what_it_uses(argv, answer, needed, not_needed):
     out, loaded = loaded_by(argv)
