@@ -72,9 +72,9 @@ def pop4(m: int) -> int:
 
 
 def grown(buffer) -> array:
-    """A buffer twice as long holding ``buffer``'s values first."""
+    """A buffer over twice as long holding ``buffer``'s values first."""
     n = len(buffer)
-    bigger = array("q", bytes(16 * n))
+    bigger = array("q", bytes(8 * (2 * n + 2)))
     for k in range(n):
         bigger[k] = buffer[k]
     return bigger
