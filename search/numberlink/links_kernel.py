@@ -205,19 +205,38 @@ class Links:
 
     # ------------------------------------------------------------ changes
 
-    def keep(self, position: int, value: int) -> None:
-        """Trail ``mem[position]`` (or a saved conflict set) as it was."""
-        if self.tn + 2 > len(self.trail):
+    def keep(self, part: int, i: int, j: int = -1) -> None:
+        """Trail cell i's value in the part ``part`` of ``mem`` (and cell j's,
+        if j >= 0), as they are."""
+        if self.tn + 4 > len(self.trail):
             self.trail = grown(self.trail)
-        self.trail[self.tn] = position
-        self.trail[self.tn + 1] = value
-        self.tn += 2
+        trail, t, at = self.trail, self.tn, part * self.size
+        trail[t] = at + i
+        trail[t + 1] = self.mem[at + i]
+        if j >= 0:
+            trail[t + 2] = at + j
+            trail[t + 3] = self.mem[at + j]
+            self.tn = t + 4
+        else:
+            self.tn = t + 2
 
-    def keep_why(self, part: int, i: int, value: int) -> None:
-        """Trail the conflict set ``value`` that ``chain_why`` or ``corner_why``
-        (``part``) held at i."""
-        self.keep(part * self.size + i, len(self.saved))
-        self.saved.append(value)
+    def keep_why(self, part: int, i: int, j: int = -1) -> None:
+        """Trail the conflict set ``chain_why`` or ``corner_why`` (``part``)
+        holds at cell i (and at j, if j >= 0), as it is."""
+        if self.tn + 4 > len(self.trail):
+            self.trail = grown(self.trail)
+        trail, t, saved = self.trail, self.tn, self.saved
+        sets = self.chain_why if part == CHAIN_WHY else self.corner_why
+        trail[t] = part * self.size + i
+        trail[t + 1] = len(saved)
+        saved.append(sets[i])
+        if j >= 0:
+            trail[t + 2] = part * self.size + j
+            trail[t + 3] = len(saved)
+            saved.append(sets[j])
+            self.tn = t + 4
+        else:
+            self.tn = t + 2
 
     def mark(self) -> int:
         """The point ``undo`` returns to."""
@@ -242,12 +261,16 @@ class Links:
         if low >= 0:
             del self.saved[low:]
 
-    def push(self, i: int) -> None:
-        """Queue cell i for the degree rules."""
-        if self.qn == len(self.queue):
+    def push(self, i: int, j: int = -1) -> None:
+        """Queue cell i (and j, if j >= 0) for the degree rules."""
+        if self.qn + 2 > len(self.queue):
             self.queue = grown(self.queue)
         self.queue[self.qn] = i
-        self.qn += 1
+        if j >= 0:
+            self.queue[self.qn + 1] = j
+            self.qn += 2
+        else:
+            self.qn += 1
 
     def clear_queue(self) -> None:
         self.qn = 0
@@ -269,7 +292,7 @@ class Links:
     def link(self, i: int, d: int, why: int = 0) -> bool:
         """Turn the link from i in direction d on, as the decisions ``why``
         imply; False on a contradiction (its decisions in ``conflict``)."""
-        on, size = self.on, self.size
+        on = self.on
         bit = 1 << d
         if self.off[i] & bit:
             return self.fail(why | self.why[4 * i + d])
@@ -289,12 +312,9 @@ class Links:
         if ci != cj and ci != NO_LABEL and cj != NO_LABEL:  # joins two labels
             return self.fail(why | self.colour_why[i] | self.colour_why[j])
         chain = why | chain_why[i] | chain_why[j]
-        self.keep(ON * size + i, on[i])
-        self.keep(ON * size + j, on[j])
-        self.keep(MATE * size + x, mate[x])
-        self.keep(MATE * size + y, mate[y])
-        self.keep_why(CHAIN_WHY, x, chain_why[x])
-        self.keep_why(CHAIN_WHY, y, chain_why[y])
+        self.keep(ON, i, j)
+        self.keep(MATE, x, y)
+        self.keep_why(CHAIN_WHY, x, y)
         on[i] |= bit
         on[j] |= 1 << (d ^ 2)
         self.why[4 * i + d] = why
@@ -312,12 +332,11 @@ class Links:
                 n = square[t] + 1
                 if n > 2:
                     return self.fail(self.square_why(t))
-                self.keep(SQUARE * size + t, n - 1)
+                self.keep(SQUARE, t)
                 square[t] = n
                 if n == 2 and not self.close_square(t):
                     return False
-        self.push(i)
-        self.push(j)
+        self.push(i, j)
         # the two new chain ends may not be linked to each other (a loop)
         if x != y:
             for e in range(4):
@@ -338,11 +357,10 @@ class Links:
         a link, the link is laid (it joins the pair's two halves), else the
         path touches itself."""
         colour, on, steps, colour_why = self.colour, self.on, self.steps, self.colour_why
-        size = self.size
         prev, cur = came, start
         touching = []
         while cur >= 0:
-            self.keep(COLOUR * size + cur, colour[cur])
+            self.keep(COLOUR, cur)
             colour[cur] = c
             colour_why[cur] = why  # read only while painted, so never undone
             nxt = -1
@@ -367,20 +385,18 @@ class Links:
         """Turn the link from i in direction d off, as the decisions ``why``
         imply; False on a contradiction (its decisions in ``conflict``)."""
         bit = 1 << d
-        off, size = self.off, self.size
+        off = self.off
         if off[i] & bit:
             return True
         if self.on[i] & bit:
             return self.fail(why | self.why[4 * i + d])
         j = i + self.steps[d]
-        self.keep(OFF * size + i, off[i])
-        self.keep(OFF * size + j, off[j])
+        self.keep(OFF, i, j)
         off[i] |= bit
         off[j] |= 1 << (d ^ 2)
         self.why[4 * i + d] = why
         self.why[4 * j + (d ^ 2)] = why
-        self.push(i)
-        self.push(j)
+        self.push(i, j)
         return True
 
     def square_why(self, t: int) -> int:
@@ -419,10 +435,10 @@ class Links:
         their spikes), as the decisions ``why`` imply: neither can the cells
         up each spike that ends in it."""
         corners, live, label = self.corners, self.live, self.label
-        corner_why, size = self.corner_why, self.size
+        corner_why = self.corner_why
         if label[i] == NO_LABEL:
-            self.keep(CORNER * size + i, corners[i])
-            self.keep_why(CORNER_WHY, i, corner_why[i])
+            self.keep(CORNER, i)
+            self.keep_why(CORNER_WHY, i)
             corners[i] &= ~lost
             corner_why[i] |= why
         for k in range(4):
@@ -430,8 +446,8 @@ class Links:
                 back = self.diagonal[k]
                 j = i - back
                 while live[j] and label[j] == NO_LABEL and corners[j] >> k & 1:
-                    self.keep(CORNER * size + j, corners[j])
-                    self.keep_why(CORNER_WHY, j, corner_why[j])
+                    self.keep(CORNER, j)
+                    self.keep_why(CORNER_WHY, j)
                     corners[j] &= ~(1 << k)
                     corner_why[j] |= why
                     self.push(j)
@@ -513,8 +529,8 @@ class Links:
         whose two heads (its chain ends) share no region and cannot link
         directly is cut off; under full cover, a region no unfinished pair can
         enter with both heads is left to loops."""
-        off, step, colour, mate = self.off, self.step, self.colour, self.mate
-        region = [-1] * self.size
+        off, steps, colour, mate = self.off, self.steps, self.colour, self.mate
+        region = array("q", [-1]) * self.size
         count = 0
         for start in self.inside:
             if region[start] >= 0 or colour[start] != NO_LABEL:
@@ -526,7 +542,7 @@ class Links:
                 closed = off[i]
                 for d in range(4):
                     if not closed >> d & 1:
-                        j = i + step[d]
+                        j = i + steps[d]
                         if region[j] < 0 and colour[j] == NO_LABEL:
                             region[j] = count
                             stack.append(j)
@@ -536,10 +552,18 @@ class Links:
             x, y = mate[a], mate[b]
             if x == b:
                 continue  # joined
-            near_x = {region[x + step[d]] for d in range(4) if not off[x] >> d & 1}
-            shared = [r for r in {region[y + step[d]] for d in range(4) if not off[y] >> d & 1}
-                      if r >= 0 and r in near_x]
-            if not shared and not any(x + step[d] == y for d in range(4) if not off[x] >> d & 1):
+            near_x, beside = set(), False  # the regions x can step into; y among them
+            for d in range(4):
+                if not off[x] >> d & 1:
+                    near_x.add(region[x + steps[d]])
+                    beside = beside or x + steps[d] == y
+            shared = set()
+            for d in range(4):
+                if not off[y] >> d & 1:
+                    r = region[y + steps[d]]
+                    if r >= 0 and r in near_x:
+                        shared.add(r)
+            if not shared and not beside:
                 return True
             for r in shared:
                 served[r] = True
