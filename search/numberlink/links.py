@@ -48,8 +48,13 @@ test that); on generated 40x40 and 50x50 boards it needs 30-45 % fewer nodes,
 each about 25 % dearer.
 
 ``Links`` is also the ``search`` backend's link propagator: that search lays
-its paths' steps here (``link``, undone from the trail) and reads, after
+its paths' steps here (``link``, undone to ``mark()``) and reads, after
 ``propagate``, the moves each path's head has left.
+
+``Links`` and its rules are the compiled kernel ``links_kernel`` (C types in
+its ``.pxd``; the same ``.py`` interpreted where it was not built, or under
+``GRIDCP_PURE=1``): the same nodes and solutions either way.  This module is
+the backend.
 """
 
 from __future__ import annotations
@@ -91,13 +96,15 @@ class LinksBackend(NumberlinkBackend):
         nodes, status, found = 0, Status.UNSAT, None
         budget = self.opts.max_nodes
         for nst in passes:
-            board = kernel.Links(puzzle, nst=nst, backjump=self.opts.backjump)
+            board = None  # (a deadline can pass while the board is laid out)
             try:
+                board = kernel.Links(puzzle, nst=nst, backjump=self.opts.backjump,
+                                     deadline=deadline)
                 if board.start() and board.search(deadline, budget):
                     status, found = Status.SOLVED, board.solution()
             except (LimitReached, kernel.Exhausted):
                 status = Status.LIMIT
-            used = board.nodes
+            used = 0 if board is None else board.nodes
             nodes += used
             if budget is not None:
                 budget = max(0, budget - used)

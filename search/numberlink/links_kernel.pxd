@@ -11,6 +11,8 @@ cdef i64 CORNER_WHY
 
 cdef i64 pop4(i64 m) noexcept
 
+cdef object zeros(i64 n)
+
 @cython.locals(n=i64, k=i64)
 cdef object grown(i64[::1] buffer)
 
@@ -23,6 +25,15 @@ cdef class Links:
     cdef public list cell_of, inside, ends, why, chain_why, colour_why, corner_why, saved
     cdef public i64[::1] steps, diagonal, live, label, need, optional
     cdef public i64[::1] mem, on, off, mate, corners, colour, square, trail, queue
+
+    @cython.locals(live=i64[::1], label=i64[::1], steps=i64[::1], off=i64[::1], mate=i64[::1],
+                   colour=i64[::1], i=i64, n=i64, m=i64, d=i64)
+    cpdef void fill(self, object deadline)
+
+    @cython.locals(live=i64[::1], label=i64[::1], steps=i64[::1], k=i64, s1=i64, s2=i64,
+                   diagonal=i64, n=i64, start=i64, i=i64, ok=bint, j=i64, known=dict,
+                   walk=list, allowed=list)
+    cpdef list spikes(self, object deadline=*)
 
     @cython.locals(trail=i64[::1], t=i64, at=i64)
     cdef void keep(self, i64 part, i64 i, i64 j=*)

@@ -71,10 +71,15 @@ def pop4(m: int) -> int:
     return (m & 1) + (m >> 1 & 1) + (m >> 2 & 1) + (m >> 3 & 1)
 
 
+def zeros(n: int) -> array:
+    """A buffer of n zeros."""
+    return array("q", [0]) * n
+
+
 def grown(buffer) -> array:
     """A buffer over twice as long holding ``buffer``'s values first."""
     n = len(buffer)
-    bigger = array("q", bytes(8 * (2 * n + 2)))
+    bigger = zeros(2 * n + 2)
     for k in range(n):
         bigger[k] = buffer[k]
     return bigger
@@ -91,7 +96,7 @@ class Links:
     full cover) keeps the corner spikes."""
 
     def __init__(self, puzzle: Numberlink, *, nst: bool, backjump: bool = True,
-                 spiky: bool | None = None):
+                 spiky: bool | None = None, deadline=None):
         self.puzzle, self.nst, self.backjump = puzzle, nst, backjump
         self.full = puzzle.full_cover
         w = self.stride = puzzle.width + 2
@@ -103,8 +108,10 @@ class Links:
         # order of thomasahle's solver); on generated 40x40 boards it leaves
         # 1 of 5 undecided in 20 k nodes where row order leaves 3
         self.inside = [(r + 1) * w + c + 1
-                       for r, c in sorted(puzzle.open_cells, key=lambda rc: (rc[0] + rc[1], rc[0]))]
-        live = array("q", bytes(8 * size))
+                       for _, r, c in sorted((r + c, r, c) for r, c in puzzle.open_cells)]
+        if deadline is not None:
+            deadline.check()  # (a compiled stretch answers no signal: check between them)
+        live = zeros(size)
         for i in self.inside:
             live[i] = 1
         self.live = live
@@ -117,28 +124,23 @@ class Links:
         self.label = label
         # need: links a cell must have (1 for a label; 2 for a cell under full cover;
         # lenient cells need 0 or 2, marked 2 with ``optional``)
-        need = array("q", bytes(8 * size))
-        optional = array("q", bytes(8 * size))
+        need = zeros(size)
+        optional = zeros(size)
         for i in self.inside:
             need[i] = 1 if label[i] != NO_LABEL else 2
             optional[i] = not self.full and label[i] == NO_LABEL
         self.need, self.optional = need, optional
-        mem = array("q", bytes(8 * PARTS * size))
+        mem = zeros(PARTS * size)
         view = memoryview(mem)
         self.mem = mem
         self.on, self.off, self.mate = view[:size], view[size:2 * size], view[2 * size:3 * size]
         self.corners, self.colour = view[3 * size:4 * size], view[4 * size:5 * size]
         self.square = view[5 * size:]  # links in the 2 x 2 square whose top left is i
-        for i in range(size):
-            self.off[i] = 15
-            self.mate[i] = i  # the other end of the chain a chain end is on
-            self.colour[i] = label[i]  # the label of the chain a cell is on
-        for i in self.inside:
-            self.off[i] = sum(1 << d for d, s in enumerate(self.step) if not live[i + s])
+        self.fill(deadline)
         # corners a cell may turn (bit k: CORNERS[k]); all but under full cover
         # without self-touch, where a corner only sits on a spike (``spikes``)
         self.spiky = self.nst and self.full if spiky is None else spiky
-        allowed = self.spikes() if self.spiky else [15] * size
+        allowed = self.spikes(deadline) if self.spiky else [15] * size
         for i in range(size):
             self.corners[i] = allowed[i]
         self.diagonal = array("q", (sum(self.step[d] for d in range(4) if c >> d & 1)
@@ -157,15 +159,34 @@ class Links:
         self.decisions = 0  # the decisions in force (a refuted one's cut is no decision)
         # the trail: pairs (position, value before); a position past mem's end
         # is a saved conflict set, its value the index in ``saved``
-        self.trail = array("q", bytes(8 * 2 * max(64, 8 * size)))
+        self.trail = zeros(max(64, 4 * size))
         self.tn = 0
         self.saved: list[int] = []
-        self.queue = array("q", bytes(8 * max(64, 2 * size)))  # cells to revisit
+        self.queue = zeros(max(64, 2 * size))  # cells to revisit
         self.qn = 0
         self.nodes = 0
         self.first = 0  # cells of ``inside`` before this one have every link decided
 
-    def spikes(self) -> list[int]:
+    def fill(self, deadline) -> None:
+        """The empty board: every cell its own chain, with its label, and
+        every link off but those between open cells (``deadline`` checked
+        every 65,536 cells)."""
+        live, label, steps = self.live, self.label, self.steps
+        off, mate, colour = self.off, self.mate, self.colour
+        for i in range(self.size):
+            off[i] = 15
+            mate[i] = i  # the other end of the chain a chain end is on
+            colour[i] = label[i]  # the label of the chain a cell is on
+        for n, i in enumerate(self.inside):
+            if deadline is not None and not n & 0xFFFF:
+                deadline.check()
+            m = 0
+            for d in range(4):
+                if not live[i + steps[d]]:
+                    m |= 1 << d
+            off[i] = m
+
+    def spikes(self, deadline=None) -> list[int]:
         """Corners allowed per cell under full cover without self-touch.  A
         cell turning right-down (say) puts two links in its 2 x 2 square to
         the lower right, so the cell diagonally below it loses its up and left
@@ -174,13 +195,15 @@ class Links:
         a label or a blocked cell (thomasahle's corner spikes).  A cell can
         turn that corner only if the walk from it along the diagonal meets a
         label or a blocked cell before a cell that cannot turn it."""
-        live, label, step = self.live, self.label, self.step
-        allowed = [0] * len(live)
-        for k, shape in enumerate(CORNERS):
-            d1, d2 = (d for d in range(4) if shape >> d & 1)
-            diagonal = step[d1] + step[d2]
+        live, label, steps = self.live, self.label, self.steps
+        allowed = [0] * self.size
+        for k in range(4):
+            s1, s2 = steps[k], steps[(k + 1) % 4]  # the two links of CORNERS[k]
+            diagonal = s1 + s2
             known: dict[int, bool] = {}
-            for start in self.inside:
+            for n, start in enumerate(self.inside):
+                if deadline is not None and not n & 0xFFFF:
+                    deadline.check()
                 walk, i, ok = [], start, False
                 while True:
                     if i in known:
@@ -189,7 +212,7 @@ class Links:
                     if not live[i] or label[i] != NO_LABEL:
                         ok = True  # a label, or a blocked cell (the walk never leaves the board:
                         break  # both cells beside its last step are on it)
-                    if not (live[i + step[d1]] and live[i + step[d2]]):
+                    if not (live[i + s1] and live[i + s2]):
                         ok = False
                         break
                     walk.append(i)

@@ -25,7 +25,7 @@ from dataclasses import replace
 import pytest
 
 from search.core import compiled
-from search.core.contract import Deadline, Status
+from search.core.contract import Deadline, LimitReached, Status
 from search.lab.oracles.numberlink import count as brute_count
 from search.lab.oracles.numberlink import random_board
 from search.numberlink import links
@@ -155,3 +155,16 @@ def test_every_user_of_the_kernel_answers_alike_compiled_and_interpreted() -> No
     built, pure = child("0"), child("1")
     assert built.pop("compiled") and not pure.pop("compiled")
     assert built == pure
+
+
+@pytest.mark.parametrize("module", [BUILT, PURE], ids=["loaded", "interpreted"])
+def test_a_deadline_stops_the_layout_of_a_huge_board(module, monkeypatch) -> None:
+    """A compiled stretch answers no signal (the command line's watchdog waits
+    for Python code), so laying out a board checks the deadline itself: a
+    300x300 board with the time already up is LIMIT with no node searched."""
+    puzzle = Numberlink(300, 300, (Pair("1", (0, 0), (299, 299)), Pair("2", (1, 0), (0, 1))))
+    with pytest.raises(LimitReached):
+        module.Links(puzzle, nst=True, deadline=Deadline(0.0))
+    monkeypatch.setattr(links, "kernel", module)
+    result = links.LinksBackend().solve(puzzle, time_limit=0.0)
+    assert result.status is Status.LIMIT and result.effort == {"nodes": 0}
