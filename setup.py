@@ -16,6 +16,7 @@ from setuptools.command.build_ext import build_ext
 KERNELS = [
     "search.futoshiki.kernel",
     "search.lianliankan.gravity_kernel",
+    "search.numberlink.links_kernel",
 ]
 
 DIRECTIVES = {

@@ -54,9 +54,7 @@ class Deduction(Links):
     the label rule; ``laid`` records each link turned on with its reason."""
 
     def __init__(self, puzzle: Numberlink, *, nst: bool):
-        super().__init__(puzzle, nst=nst)
-        self.spiky = False  # corner spikes are a lookahead, not a forced move
-        self.corners = [15] * len(self.live)
+        super().__init__(puzzle, nst=nst, spiky=False)  # spikes are a lookahead, not a forced move
         self.laid: list[tuple[int, int, str]] = []
         self._painting = False
 
@@ -125,17 +123,17 @@ class Deduction(Links):
     def fails(self, i: int, d: int, turn_on: bool) -> bool:
         """Does setting link (i, d) make the forced moves fail?  The state is
         left as it was."""
-        mark, laid = len(self.trail), len(self.laid)
-        self.queue.clear()
+        mark, laid = self.mark(), len(self.laid)
+        self.clear_queue()
         failed = not ((self.link(i, d) if turn_on else self.cut(i, d)) and self.closure())
         self.undo(mark)
-        self.queue.clear()
+        self.clear_queue()
         del self.laid[laid:]
         return failed
 
     def settle(self, i: int, d: int, turn_on: bool) -> bool:
         """Set link (i, d) for good and close; False on a contradiction."""
-        self.queue.clear()
+        self.clear_queue()
         return (self.link(i, d) if turn_on else self.cut(i, d)) and self.closure()
 
     def cell(self, i: int) -> Cell:
@@ -235,11 +233,11 @@ def guesses(puzzle: Numberlink, max_nodes: int = 1_000_000) -> int | None:
             raise OutOfGuesses
         i, d = heads[0]
         for turn_on in (True, False):
-            mark, laid = len(board.trail), len(board.laid)
+            mark, laid = board.mark(), len(board.laid)
             if board.settle(i, d, turn_on) and search():
                 return True
             board.undo(mark)
-            board.queue.clear()
+            board.clear_queue()
             del board.laid[laid:]
         return False
 

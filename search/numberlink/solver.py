@@ -84,7 +84,7 @@ class Board:
             self.links = links = Links(puzzle, nst=no_self_touch)
             self.way = {step: d for d, step in enumerate(links.step)}
             self.links_ok = links.start() and links.propagate()
-            links.queue.clear()
+            links.clear_queue()
 
     def index(self, cell: tuple[int, int]) -> int:
         return (cell[0] + 1) * self.stride + cell[1] + 1
@@ -356,7 +356,7 @@ class Board:
             for s in (2 * p, 2 * p + 1):
                 if s not in moves:
                     moves[s] = self.moves(s)
-        mark = len(links.trail)
+        mark = links.mark()
         try:
             for s, ms in moves.items():  # a head links only to its moves
                 x = sides[s][-1]
@@ -374,15 +374,15 @@ class Board:
             return result
         finally:
             links.undo(mark)
-            links.queue.clear()
+            links.clear_queue()
 
     def lay(self, x: int, n: int) -> None:
         """Full cover: the step x-n joins the propagator's links (``retreat`` undoes it)."""
         links = self.links
-        self.laid.append((len(links.trail), self.links_ok))
+        self.laid.append((links.mark(), self.links_ok))
         if self.links_ok:
             self.links_ok = links.link(x, self.way[n - x]) and links.propagate()
-            links.queue.clear()
+            links.clear_queue()
 
     def unlay(self) -> None:
         mark, self.links_ok = self.laid.pop()
