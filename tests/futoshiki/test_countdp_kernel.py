@@ -3,7 +3,7 @@
 The kernel's source interpreted and the extension (where built) must give the
 step that the numpy form of ``layers`` gives: the same sorted distinct masks and
 summed counts for random tables and places, and the same counts and states for
-whole puzzles, in this process and in one run with ``GRIDCP_PURE=1``.
+whole puzzles (and the layer-end states), in this process and in one run with ``GRIDCP_PURE=1``.
 """
 
 from __future__ import annotations
@@ -67,10 +67,10 @@ def _expected(keys, counts, places, n: int, opened: int) -> tuple[list[int], lis
 
 
 def _step(module, keys, counts, places, n: int, opened: int) -> tuple[list[int], list[int], int]:
-    column = [sum(1 << (r * n + c) for r in range(n)) for c in range(n)]
     as_u64 = lambda values: np.array(values, dtype=np.uint64)  # noqa: E731
+    spread = as_u64([sum(1 << (4 * c) for c in range(n) if f >> c & 1) for f in range(1 << n)])
     ok = np.zeros(keys.size, dtype=np.uint8)
-    total = module.mark(keys, as_u64([column[c] for c, *_ in places]),
+    total = module.mark(keys, n, spread, as_u64([4 * c for c, *_ in places]),
                         as_u64([p[2] for p in places]), as_u64([p[3] for p in places]),
                         opened, ok)
     out_k, out_c = np.zeros(total, dtype=np.uint64), np.zeros(total, dtype=np.int64)
@@ -92,24 +92,16 @@ def test_the_row_step_as_defined(module, seed: int) -> None:
         assert _step(module, keys, counts, places, n, opened) == expected
 
 
-def test_popcount_over_every_width() -> None:
-    rng = random.Random(7)
-    words = [0, 2**64 - 1, 1 << 63] + [rng.getrandbits(64) for _ in range(200)]
-    for module in (PURE, BUILT):
-        if compiled.is_compiled(module):
-            continue  # its _ones is C-only; the step above tests it through mark
-        assert [module._ones(w) for w in words] == [w.bit_count() for w in words]
-
-
 def _layers_both_ways(puzzle: Futoshiki, monkeypatch, **options) -> list[tuple]:
-    """The layers plan with the compiled step and with numpy's: count and states."""
+    """The layers plan with the compiled step and with numpy's: the count and
+    the states where the sides meet.  (Not the states mid-layer: the compiled
+    step leaves free columns unsorted until a unit's end.)"""
     out = []
     for use in (True, False):
         monkeypatch.setattr(layerdp, "COMPILED", use and compiled.is_compiled(BUILT))
         stats: dict = {}
         total = layerdp.count(puzzle, stats=stats, **options)
-        out.append((total, stats.get("forward_states"), stats.get("backward_states"),
-                    stats.get("states")))
+        out.append((total, stats.get("forward_states"), stats.get("backward_states")))
     return out
 
 

@@ -5,15 +5,12 @@ cimport cython
 ctypedef unsigned long long u64
 ctypedef long long i64
 
-cdef u64 FIVES, THREES, NIBBLES
+@cython.locals(total=i64, places=i64, row=u64, i=i64, k=u64, counters=u64, r=i64, m=i64,
+               p=i64)
+cpdef i64 mark(u64[::1] keys, i64 n, u64[::1] spread, u64[::1] shifts, u64[::1] needs,
+               u64[::1] avoids, u64 opened, unsigned char[::1] ok)
 
-@cython.locals(x=u64)
-cdef u64 _ones(u64 x) noexcept
-
-@cython.locals(total=i64, places=i64, i=i64, k=u64, m=i64, p=i64)
-cpdef i64 mark(u64[::1] keys, u64[::1] columns, u64[::1] needs, u64[::1] avoids,
-               u64 opened, unsigned char[::1] ok)
-
-@cython.locals(size=i64, live=i64, p=i64, i=i64, m=i64, best=i64, s=i64, low=u64)
+@cython.locals(size=i64, live=i64, p=i64, i=i64, m=i64, best=i64, s=i64, low=u64,
+               head=u64)
 cpdef i64 merge(u64[::1] keys, i64[::1] counts, unsigned char[::1] ok, u64[::1] bits,
                 i64[::1] at, u64[::1] heads, u64[::1] out_keys, i64[::1] out_counts)

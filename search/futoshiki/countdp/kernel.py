@@ -17,35 +17,25 @@ budget before anything is allocated.
 """
 
 
-FIVES = 0x5555555555555555  # bit pairs' low bits (constants typed in the .pxd)
-THREES = 0x3333333333333333
-NIBBLES = 0x0F0F0F0F0F0F0F0F
-
-
-def _ones(x):
-    """The number of bits set in the 64-bit ``x`` (no multiply: no overflow in
-    either form)."""
-    x = x - ((x >> 1) & FIVES)
-    x = (x & THREES) + ((x >> 2) & THREES)
-    x = (x + (x >> 4)) & NIBBLES
-    x = x + (x >> 8)
-    x = x + (x >> 16)
-    x = x + (x >> 32)
-    return x & 0x7F
-
-
-def mark(keys, columns, needs, avoids, opened, ok):
+def mark(keys, n, spread, shifts, needs, avoids, opened, ok):
     """``ok[i]``: bit ``p`` set when place ``p`` may take mask ``keys[i]``: its
-    column (``columns[p]``, the column's bits) holds ``opened`` cells, the mask
-    holds ``needs[p]`` and none of ``avoids[p]``.  Returns the results in all."""
+    column holds ``opened`` cells, the mask holds ``needs[p]`` and none of
+    ``avoids[p]``.  Returns the results in all.  The columns' cells are counted
+    at once, four bits a column: ``spread[f]`` puts a one in the counter of
+    each column of a row's field ``f``, and the place's column counter is at
+    bit ``shifts[p]``."""
     total = 0
-    places = columns.shape[0]
+    places = shifts.shape[0]
+    row = (1 << n) - 1
     for i in range(keys.shape[0]):
         k = keys[i]
+        counters = 0
+        for r in range(n):
+            counters += spread[(k >> (r * n)) & row]
         m = 0
         for p in range(places):
-            if ((k & avoids[p]) == 0 and (k & needs[p]) == needs[p]
-                    and _ones(k & columns[p]) == opened):
+            if ((counters >> shifts[p]) & 15) == opened and (k & avoids[p]) == 0 \
+                    and (k & needs[p]) == needs[p]:
                 m |= 1 << p
                 total += 1
         ok[i] = m
@@ -72,10 +62,12 @@ def merge(keys, counts, ok, bits, at, heads, out_keys, out_counts):
     m = 0
     while live:
         best = 0
+        low = heads[0]
         for s in range(1, live):
-            if heads[s] < heads[best]:
+            head = heads[s]
+            if head < low:  # (a conditional move: no branch to mispredict)
+                low = head
                 best = s
-        low = heads[best]
         i = at[2 * best]
         p = at[2 * best + 1]
         if m and out_keys[m - 1] == low:

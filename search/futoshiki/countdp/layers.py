@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -238,6 +239,9 @@ class Frontier:
         self.pieces = 0  # pieces stepped, over all layers
         self.growth = 1.0
         self.columns = [np.uint64(sum(1 << (r * n + c) for r in range(n))) for c in range(n)]
+        # A row's field to a one in each of its columns' 4-bit counters (the kernel's).
+        self.spread = np.array([sum(1 << (4 * c) for c in range(n) if f >> c & 1)
+                                for f in range(1 << n)], dtype=np.uint64)
 
     @property
     def size(self) -> int:
@@ -264,9 +268,11 @@ class Frontier:
         self.counts = wide(self.counts, self.n, unit.value)
         self.keys, self.counts = self.advance(self.keys, self.counts, unit, other, 0, deadline)
 
-    def layer(self, count: int, deadline: Deadline, other: int) -> None:
-        """The next ``count`` units (a whole layer), in pieces of the states when
-        the layer's middle would pass the budget.
+    def layer(self, count: int, deadline: Deadline, other: int,
+              sink: Callable[[np.ndarray, np.ndarray], None] | None = None) -> None:
+        """The next ``count`` units (a whole layer, or the rest of one), in
+        pieces of the states when the layer's middle would pass the budget.
+        With ``sink``, each piece's result goes to it and the side keeps none.
 
         Exact for any partition of the states (a step is linear in the
         counts); the pieces are cut in the order of the fields of the rows
@@ -318,6 +324,9 @@ class Frontier:
                 continue
             self.pieces += 1
             lo = hi
+            if sink is not None:
+                sink(k, c)
+                continue
             done_k.append(k)
             done_c.append(c)
             held += k.size * per
@@ -330,6 +339,9 @@ class Frontier:
                 merged_k, merged_c = merge_sorted(done_k, done_c)
                 done_k, done_c, merged = [merged_k], [merged_c], merged_k.size
                 check_states(merged, self.max_states, f"after value {units[-1].value}")
+        self.growth = growth
+        if sink is not None:
+            return
         together = sum(k.size for k in done_k)
         other -= keys.size * per
         del keys, counts, k, c
@@ -337,7 +349,6 @@ class Frontier:
                f"the {together:,} states after value {units[-1].value}")
         self.keys, self.counts = merge_sorted(done_k, done_c)
         check_states(self.size, self.max_states, f"after value {units[-1].value}")
-        self.growth = growth
 
     def advance(self, keys: np.ndarray, counts: np.ndarray, unit: Unit, other: int,
                 held: int, deadline: Deadline, last: bool = True
@@ -348,9 +359,10 @@ class Frontier:
         ``self.grew``: the most candidates a row made."""
         per = 8 + count_bytes(counts)
         self.grew = 0
+        kernel = COMPILED and counts.dtype == np.int64
         for row in unit.rows:
             deadline.check()
-            if COMPILED and counts.dtype == np.int64:
+            if kernel:
                 keys, counts = self.place_compiled(keys, counts, row, unit.value, other, held)
             else:
                 keys, counts = self.place_numpy(keys, counts, row, unit.value, other, held)
@@ -358,11 +370,15 @@ class Frontier:
                 return keys, counts
             check_states(keys.size + held // per, self.max_states, f"placing value {unit.value}")
             self.peak = max(self.peak, int(keys.size) + held // per)
-        if unit.sort or (last and self.sym.rows and self.sym.columns):
+        if unit.sort or (last and self.sym.columns and (self.sym.rows or kernel)):
             # Free columns are sorted after every row (a row fills rows, never
             # columns); the free rows once a unit leaves them all alike, and
             # with both groups the whole form where a side may stop (inside a
-            # layer the columns' order is enough to merge: fewer passes).
+            # layer the columns' order is enough to merge: fewer passes).  The
+            # compiled step sorts no columns: they are sorted here, where a
+            # side may stop.
+            afford(other + held + keys.size * (4 * per + 17 + self.canonical_bytes),
+                   self.max_bytes, f"the canonical forms of {keys.size:,} states")
             keys, _ = canonical(keys, self.sym, self.n, orbits=False)
             keys, counts = merge(keys, counts)
         return keys, counts
@@ -372,20 +388,20 @@ class Frontier:
         the compiled step's result alone, unless free columns are sorted after
         it; the numpy step's chunks twice (made, joined), the merge's order and
         sorted copies; and the canonical forms' arrays."""
-        if COMPILED and per == 16 and not self.sym.columns:
-            return 16
+        if COMPILED and per == 16:
+            return 16 + self.canonical_bytes // 8  # (forms taken once a unit, on fewer states)
         return 3 * per + 17 + self.canonical_bytes
 
     def place_compiled(self, keys: np.ndarray, counts: np.ndarray, row: tuple[Place, ...],
                        value: int, other: int, held: int) -> tuple[np.ndarray, np.ndarray]:
         """One row of ``value``, by the compiled kernel: sorted distinct masks in
         and out, the cells' sorted runs merged in one pass."""
-        columns = np.array([self.columns[p.column] for p in row], dtype=np.uint64)
+        shifts = np.array([4 * p.column for p in row], dtype=np.uint64)
         needs = np.array([p.need for p in row], dtype=np.uint64)
         avoids = np.array([p.avoid for p in row], dtype=np.uint64)
         bits = np.array([p.bit for p in row], dtype=np.uint64)
         ok = np.empty(keys.size, dtype=np.uint8)
-        candidates = KERNEL.mark(keys, columns, needs, avoids, value - 1, ok)
+        candidates = KERNEL.mark(keys, self.n, self.spread, shifts, needs, avoids, value - 1, ok)
         self.grew = max(self.grew, candidates)
         # The input and its places' byte, the result (and its trimmed copy).
         afford(other + held + keys.size * 17 + candidates * self.candidate_bytes(16),
@@ -398,9 +414,6 @@ class Frontier:
         if m < candidates:  # shrunk in place (a large array's mapping is remapped)
             out_k.resize(m, refcheck=False)
             out_c.resize(m, refcheck=False)
-        if self.sym.columns:  # alike after every row too: fewer states mid-layer
-            out_k, _ = sorted_columns(out_k, self.sym.columns, self.n, orders=False)
-            out_k, out_c = merge(out_k, out_c)
         return out_k, out_c
 
     def place_numpy(self, keys: np.ndarray, counts: np.ndarray, row: tuple[Place, ...],
@@ -660,23 +673,50 @@ def count(puzzle: Futoshiki, *, max_states: int | None = None,
     forward = Frontier(n, sym, ahead, max_states, max_bytes)
     backward = Frontier(n, sym, behind, max_states, max_bytes)
     total, per_layer = len(ahead), len(ahead) // n
+    joined = None
     while forward.done + backward.done < total and forward.size and backward.size:
         if split is not None:
             side = forward if forward.done < split else backward
         else:
             side = forward if forward.size <= backward.size else backward
-        other = (backward if side is forward else forward).nbytes
-        if split is None:
+        held = backward if side is forward else forward
+        if split is not None:
+            side.step(deadline, held.nbytes)
+        elif forward.done + backward.done + per_layer < total or (sym.rows and sym.columns):
             # Whole layers, the smaller side first: the states grow inside a
             # layer and shrink at its end, and a layer is stepped in pieces
-            # when its middle would pass the budget, so the sides meet where
-            # the states are fewest, at a layer's end.
-            side.layer(per_layer, deadline, other)
+            # when its middle would pass the budget.  (The last one's pieces
+            # are joined one by one, unless each join would take the forms
+            # under both groups: then once, merged.)
+            side.layer(per_layer, deadline, held.nbytes)
         else:
-            side.step(deadline, other)
+            joined = last_layer(side, held, per_layer, sym, deadline, max_bytes)
     stats["plan"] = "layers"
     stats["states"] = max(forward.peak, backward.peak)
-    stats["forward_states"], stats["backward_states"] = forward.size, backward.size
     stats["pieces"] = forward.pieces + backward.pieces
     stats["split"] = f"{forward.done}/{total}"
+    if joined is not None:
+        stats["forward_states"], stats["backward_states"] = joined[:2]
+        return joined[2]
+    stats["forward_states"], stats["backward_states"] = forward.size, backward.size
     return join(forward.table(), backward.table(), sym, n, max_bytes)
+
+
+def last_layer(side: Frontier, held: Frontier, units: int, sym: Symmetry,
+               deadline: Deadline, max_bytes: int) -> tuple[int, int, int]:
+    """The last layer: ``side`` steps it in pieces, each joined against
+    ``held`` at once and let go, so that no piece is merged and the side's
+    last table is never held whole.  Returns the two sides' states at the
+    meeting (forward first; a side in pieces: the sum of the pieces') and the
+    count."""
+    total = 0
+    states = 0
+    base = side.nbytes  # the layer's input, held beside each piece's join
+
+    def sink(keys: np.ndarray, counts: np.ndarray) -> None:
+        nonlocal total, states
+        states += keys.size
+        total += join(Table(keys, counts, 0), held.table(), sym, side.n, max_bytes - base)
+
+    side.layer(units, deadline, held.nbytes, sink)
+    return (states, held.size, total) if side.units[0].value == 1 else (held.size, states, total)
