@@ -15,6 +15,7 @@ from setuptools.command.build_ext import build_ext
 # The one list of compiled kernels (a kernel module is a .py with a .pxd beside it).
 KERNELS = [
     "search.futoshiki.kernel",
+    "search.futoshiki.countdp.kernel",
     "search.lianliankan.gravity_kernel",
     "search.numberlink.links_kernel",
 ]

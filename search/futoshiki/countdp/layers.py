@@ -50,11 +50,13 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from search.core.compiled import is_compiled, load
 from search.core.contract import Deadline, Unsupported
 from search.futoshiki.countdp.rows import (
     DEFAULT_MAX_BYTES,
@@ -69,6 +71,8 @@ from search.futoshiki.countdp.rows import (
 from search.futoshiki.model import Futoshiki
 from search.futoshiki.propagate import Engine
 
+KERNEL = load("search.futoshiki.countdp.kernel")  # the row step, compiled where built
+COMPILED = is_compiled(KERNEL)  # interpreted, the step runs in numpy instead (faster there)
 MAX_ORDER = 8  # n * n bits in one uint64
 MAX_MOVES = 4  # with free rows and columns, the smaller group's lines (their 4! moves)
 RANGE = 1 << 20  # states merged at once when the pieces' sorted tables are merged
@@ -235,6 +239,9 @@ class Frontier:
         self.pieces = 0  # pieces stepped, over all layers
         self.growth = 1.0
         self.columns = [np.uint64(sum(1 << (r * n + c) for r in range(n))) for c in range(n)]
+        # A row's field to a one in each of its columns' 4-bit counters (the kernel's).
+        self.spread = np.array([sum(1 << (4 * c) for c in range(n) if f >> c & 1)
+                                for f in range(1 << n)], dtype=np.uint64)
 
     @property
     def size(self) -> int:
@@ -261,9 +268,11 @@ class Frontier:
         self.counts = wide(self.counts, self.n, unit.value)
         self.keys, self.counts = self.advance(self.keys, self.counts, unit, other, 0, deadline)
 
-    def layer(self, count: int, deadline: Deadline, other: int) -> None:
-        """The next ``count`` units (a whole layer), in pieces of the states when
-        the layer's middle would pass the budget.
+    def layer(self, count: int, deadline: Deadline, other: int,
+              sink: Callable[[np.ndarray, np.ndarray], None] | None = None) -> None:
+        """The next ``count`` units (a whole layer, or the rest of one), in
+        pieces of the states when the layer's middle would pass the budget.
+        With ``sink``, each piece's result goes to it and the side keeps none.
 
         Exact for any partition of the states (a step is linear in the
         counts); the pieces are cut in the order of the fields of the rows
@@ -280,23 +289,28 @@ class Frontier:
             for place in row[:1]:
                 r = (place.bit.bit_length() - 1) // self.n
                 last |= ((1 << self.n) - 1) << (r * self.n)
-        order = np.argsort(self.keys & np.uint64(last), kind="stable")
-        keys, counts = self.keys[order], wide(self.counts[order], self.n, units[-1].value)
-        del order
+        keys, counts = self.keys, wide(self.counts, self.n, units[-1].value)
         empty_k, empty_c = np.zeros(0, dtype=np.uint64), counts[:0].copy()
-        self.keys, self.counts = empty_k, empty_c  # (the sorted copy is the side now)
+        self.keys, self.counts = empty_k, empty_c  # (the layer's input is the side now)
         per = 8 + count_bytes(counts)
         other += keys.size * per  # the layer's input, held until it is done
         room = self.max_bytes - other
         done_k, done_c = [empty_k], [empty_c]
-        candidate = 3 * per + 17 + self.canonical_bytes
+        candidate = self.candidate_bytes(per)
         size = max(1, min(keys.size, int(room * 0.75 / (candidate * max(self.growth, 1.0)))))
+        cut = size < keys.size  # in the cut's order, so each piece is sorted again
+        if cut:
+            keys, counts = cut_order(keys, counts, last)
         lo, merged, growth = 0, 0, 0.0  # merged: states in done_k[0]
         while lo < keys.size:
             hi = min(lo + size, keys.size)
             held = sum(k.size for k in done_k) * per
             try:
                 k, c = keys[lo:hi], counts[lo:hi]
+                if cut:  # the row steps take sorted keys
+                    at = np.argsort(k)
+                    k, c = k[at], c[at]
+                    del at
                 for i, unit in enumerate(units):
                     k, c = self.advance(k, c, unit, other, held, deadline, i == len(units) - 1)
                     growth = max(growth, self.grew / (hi - lo))
@@ -304,9 +318,15 @@ class Frontier:
                 if hi - lo < 2:
                     raise
                 size = (hi - lo) // 2  # and so for the pieces after it
+                if not cut:  # (the whole failed: lo is 0)
+                    keys, counts = cut_order(keys, counts, last)
+                    cut = True
                 continue
             self.pieces += 1
             lo = hi
+            if sink is not None:
+                sink(k, c)
+                continue
             done_k.append(k)
             done_c.append(c)
             held += k.size * per
@@ -319,6 +339,9 @@ class Frontier:
                 merged_k, merged_c = merge_sorted(done_k, done_c)
                 done_k, done_c, merged = [merged_k], [merged_c], merged_k.size
                 check_states(merged, self.max_states, f"after value {units[-1].value}")
+        self.growth = growth
+        if sink is not None:
+            return
         together = sum(k.size for k in done_k)
         other -= keys.size * per
         del keys, counts, k, c
@@ -326,7 +349,6 @@ class Frontier:
                f"the {together:,} states after value {units[-1].value}")
         self.keys, self.counts = merge_sorted(done_k, done_c)
         check_states(self.size, self.max_states, f"after value {units[-1].value}")
-        self.growth = growth
 
     def advance(self, keys: np.ndarray, counts: np.ndarray, unit: Unit, other: int,
                 held: int, deadline: Deadline, last: bool = True
@@ -335,57 +357,112 @@ class Frontier:
         states and ``other`` bytes kept elsewhere: the budget is on their sum);
         ``last``: the side may stop after it, so its keys must be canonical.
         ``self.grew``: the most candidates a row made."""
-        open_count = np.uint8(unit.value - 1)
         per = 8 + count_bytes(counts)
-        canonical_bytes = self.canonical_bytes
         self.grew = 0
+        kernel = COMPILED and counts.dtype == np.int64
         for row in unit.rows:
             deadline.check()
-            is_open: dict[int, np.ndarray] = {}
-            oks = []
-            for place in row:
-                if place.column not in is_open:
-                    is_open[place.column] = (
-                        np.bitwise_count(keys & self.columns[place.column]) == open_count)
-                ok = is_open[place.column] & ((keys & np.uint64(place.avoid)) == 0)
-                if place.need:
-                    need = np.uint64(place.need)
-                    ok &= (keys & need) == need
-                oks.append(ok)
-            candidates = sum(int(np.count_nonzero(ok)) for ok in oks)
-            self.grew = max(self.grew, candidates)
-            # The input, its masks, the candidates twice (chunks, joined), the
-            # merge's order and sorted copies, and the canonical forms' arrays.
-            afford(other + held + keys.size * (per + 2 * len(row) + 2)
-                   + candidates * (3 * per + 17 + canonical_bytes), self.max_bytes,
-                   f"value {unit.value} on {keys.size:,} states ({candidates:,} candidates)")
-            chunks_k, chunks_c = [], []
-            for place, ok in zip(row, oks):
-                chosen = np.compress(ok, keys)
-                if chosen.size:
-                    chunks_k.append(chosen | np.uint64(place.bit))
-                    chunks_c.append(np.compress(ok, counts))
-            del oks, is_open
-            if not chunks_k:
-                return keys[:0], counts[:0]
-            keys = np.concatenate(chunks_k)
-            del chunks_k
-            if self.sym.columns:  # alike after every row too: fewer states mid-layer
-                keys, _ = sorted_columns(keys, self.sym.columns, self.n, orders=False)
-            keys, counts = merge(keys, np.concatenate(chunks_c))
+            if kernel:
+                keys, counts = self.place_compiled(keys, counts, row, unit.value, other, held)
+            else:
+                keys, counts = self.place_numpy(keys, counts, row, unit.value, other, held)
+            if not keys.size:
+                return keys, counts
             check_states(keys.size + held // per, self.max_states, f"placing value {unit.value}")
             self.peak = max(self.peak, int(keys.size) + held // per)
-        if unit.sort or (last and self.sym.rows and self.sym.columns):
+        if unit.sort or (last and self.sym.columns and (self.sym.rows or kernel)):
             # Free columns are sorted after every row (a row fills rows, never
             # columns); the free rows once a unit leaves them all alike, and
             # with both groups the whole form where a side may stop (inside a
-            # layer the columns' order is enough to merge: fewer passes).
-            keys, _ = canonical(keys, self.sym, self.n)
+            # layer the columns' order is enough to merge: fewer passes).  The
+            # compiled step sorts no columns: they are sorted here, where a
+            # side may stop.
+            afford(other + held + keys.size * (4 * per + 17 + self.canonical_bytes),
+                   self.max_bytes, f"the canonical forms of {keys.size:,} states")
+            keys, _ = canonical(keys, self.sym, self.n, orbits=False)
             keys, counts = merge(keys, counts)
         return keys, counts
 
+    def candidate_bytes(self, per: int) -> int:
+        """Bytes held per candidate of a row's step (``per``: a state's bytes):
+        the compiled step's result alone, unless free columns are sorted after
+        it; the numpy step's chunks twice (made, joined), the merge's order and
+        sorted copies; and the canonical forms' arrays."""
+        if COMPILED and per == 16:
+            return 16 + self.canonical_bytes // 8  # (forms taken once a unit, on fewer states)
+        return 3 * per + 17 + self.canonical_bytes
+
+    def place_compiled(self, keys: np.ndarray, counts: np.ndarray, row: tuple[Place, ...],
+                       value: int, other: int, held: int) -> tuple[np.ndarray, np.ndarray]:
+        """One row of ``value``, by the compiled kernel: sorted distinct masks in
+        and out, the cells' sorted runs merged in one pass."""
+        shifts = np.array([4 * p.column for p in row], dtype=np.uint64)
+        needs = np.array([p.need for p in row], dtype=np.uint64)
+        avoids = np.array([p.avoid for p in row], dtype=np.uint64)
+        bits = np.array([p.bit for p in row], dtype=np.uint64)
+        ok = np.empty(keys.size, dtype=np.uint8)
+        candidates = KERNEL.mark(keys, self.n, self.spread, shifts, needs, avoids, value - 1, ok)
+        self.grew = max(self.grew, candidates)
+        # The input and its places' byte, the result (and its trimmed copy).
+        afford(other + held + keys.size * 17 + candidates * self.candidate_bytes(16),
+               self.max_bytes, f"value {value} on {keys.size:,} states ({candidates:,} candidates)")
+        out_k = np.empty(candidates, dtype=np.uint64)
+        out_c = np.empty(candidates, dtype=np.int64)
+        m = KERNEL.merge(keys, counts, ok, bits, np.zeros(2 * len(row), dtype=np.int64),
+                         np.zeros(len(row), dtype=np.uint64), out_k, out_c)
+        del ok
+        if m < candidates:  # shrunk in place (a large array's mapping is remapped)
+            out_k.resize(m, refcheck=False)
+            out_c.resize(m, refcheck=False)
+        return out_k, out_c
+
+    def place_numpy(self, keys: np.ndarray, counts: np.ndarray, row: tuple[Place, ...],
+                    value: int, other: int, held: int) -> tuple[np.ndarray, np.ndarray]:
+        """One row of ``value`` in numpy: each cell's masks filtered and
+        extended, then merged by a sort."""
+        open_count = np.uint8(value - 1)
+        per = 8 + count_bytes(counts)
+        is_open: dict[int, np.ndarray] = {}
+        oks = []
+        for place in row:
+            if place.column not in is_open:
+                is_open[place.column] = (
+                    np.bitwise_count(keys & self.columns[place.column]) == open_count)
+            ok = is_open[place.column] & ((keys & np.uint64(place.avoid)) == 0)
+            if place.need:
+                need = np.uint64(place.need)
+                ok &= (keys & need) == need
+            oks.append(ok)
+        candidates = sum(int(np.count_nonzero(ok)) for ok in oks)
+        self.grew = max(self.grew, candidates)
+        # The input and its masks, and the candidates' bytes.
+        afford(other + held + keys.size * (per + 2 * len(row) + 2)
+               + candidates * self.candidate_bytes(per), self.max_bytes,
+               f"value {value} on {keys.size:,} states ({candidates:,} candidates)")
+        chunks_k, chunks_c = [], []
+        for place, ok in zip(row, oks):
+            chosen = np.compress(ok, keys)
+            if chosen.size:
+                chunks_k.append(chosen | np.uint64(place.bit))
+                chunks_c.append(np.compress(ok, counts))
+        del oks, is_open
+        if not chunks_k:
+            return keys[:0], counts[:0]
+        keys = np.concatenate(chunks_k)
+        del chunks_k
+        if self.sym.columns:  # alike after every row too: fewer states mid-layer
+            keys, _ = sorted_columns(keys, self.sym.columns, self.n, orders=False)
+        return merge(keys, np.concatenate(chunks_c))
+
     def table(self) -> Table:
         return Table(self.keys, self.counts, self.peak)
+
+
+def cut_order(keys: np.ndarray, counts: np.ndarray, fields: int
+              ) -> tuple[np.ndarray, np.ndarray]:
+    """The states in the order of their ``fields`` bits (stable: then by key)."""
+    order = np.argsort(keys & np.uint64(fields), kind="stable")
+    return keys[order], counts[order]
 
 
 def wide(counts: np.ndarray, n: int, value: int) -> np.ndarray:
@@ -478,8 +555,10 @@ def moved(keys: np.ndarray, lines: tuple[int, ...], targets: tuple[int, ...], n:
     return out
 
 
-def canonical(keys: np.ndarray, sym: Symmetry, n: int) -> tuple[np.ndarray, np.ndarray]:
-    """Each mask's canonical form under ``sym`` and its orbit size.
+def canonical(keys: np.ndarray, sym: Symmetry, n: int, orbits: bool = True
+              ) -> tuple[np.ndarray, np.ndarray | None]:
+    """Each mask's canonical form under ``sym`` and its orbit size (None
+    unless ``orbits``: a step needs the forms alone).
 
     Rows alone: their fields sorted; columns alone: the columns sorted.  Both:
     the least, over the permutations of the smaller group, of the mask moved by
@@ -491,10 +570,10 @@ def canonical(keys: np.ndarray, sym: Symmetry, n: int) -> tuple[np.ndarray, np.n
     """
     if not sym.rows or not sym.columns:
         if sym.rows:
-            base, repeats = sorted_rows(keys, sym.rows, n)
+            base, repeats = sorted_rows(keys, sym.rows, n, orbits)
         else:
-            base, repeats = sorted_columns(keys, sym.columns, n)
-        return base, sym.size // repeats
+            base, repeats = sorted_columns(keys, sym.columns, n, orbits)
+        return base, sym.size // repeats if orbits else None
     by_rows = len(sym.rows) <= len(sym.columns)  # enumerate the rows' moves
     lines = sym.rows if by_rows else sym.columns
     other = sym.columns if by_rows else sym.rows
@@ -504,16 +583,17 @@ def canonical(keys: np.ndarray, sym: Symmetry, n: int) -> tuple[np.ndarray, np.n
             return sorted_columns(masks, other, n, orders)
         return sorted_rows(masks, other, n, orders)
 
-    base, repeats = sort(keys, True)
-    best, fixed = base, np.zeros(keys.size, dtype=np.int64)
+    base, repeats = sort(keys, orbits)
+    best, fixed = base, np.zeros(keys.size if orbits else 0, dtype=np.int64)
     for targets in itertools.permutations(lines):
         if targets == lines:
             fixed += 1
             continue
         form, _ = sort(moved(keys, lines, targets, n, by_rows), False)
         best = np.minimum(best, form)
-        fixed += form == base
-    return best, sym.size // (repeats * fixed)
+        if orbits:
+            fixed += form == base
+    return best, sym.size // (repeats * fixed) if orbits else None
 
 
 def join(forward: Table, backward: Table, sym: Symmetry, n: int,
@@ -530,6 +610,7 @@ def join(forward: Table, backward: Table, sym: Symmetry, n: int,
     total = 0
     for lo in range(0, forward.keys.size, RANGE):
         wanted, orbit = canonical(forward.keys[lo:lo + RANGE] ^ full, sym, n)
+        assert orbit is not None
         at = np.minimum(np.searchsorted(backward.keys, wanted), backward.keys.size - 1)
         found = backward.keys[at] == wanted
         if not found.any():
@@ -592,23 +673,50 @@ def count(puzzle: Futoshiki, *, max_states: int | None = None,
     forward = Frontier(n, sym, ahead, max_states, max_bytes)
     backward = Frontier(n, sym, behind, max_states, max_bytes)
     total, per_layer = len(ahead), len(ahead) // n
+    joined = None
     while forward.done + backward.done < total and forward.size and backward.size:
         if split is not None:
             side = forward if forward.done < split else backward
         else:
             side = forward if forward.size <= backward.size else backward
-        other = (backward if side is forward else forward).nbytes
-        if split is None:
+        held = backward if side is forward else forward
+        if split is not None:
+            side.step(deadline, held.nbytes)
+        elif forward.done + backward.done + per_layer < total or (sym.rows and sym.columns):
             # Whole layers, the smaller side first: the states grow inside a
             # layer and shrink at its end, and a layer is stepped in pieces
-            # when its middle would pass the budget, so the sides meet where
-            # the states are fewest, at a layer's end.
-            side.layer(per_layer, deadline, other)
+            # when its middle would pass the budget.  (The last one's pieces
+            # are joined one by one, unless each join would take the forms
+            # under both groups: then once, merged.)
+            side.layer(per_layer, deadline, held.nbytes)
         else:
-            side.step(deadline, other)
+            joined = last_layer(side, held, per_layer, sym, deadline, max_bytes)
     stats["plan"] = "layers"
     stats["states"] = max(forward.peak, backward.peak)
-    stats["forward_states"], stats["backward_states"] = forward.size, backward.size
     stats["pieces"] = forward.pieces + backward.pieces
     stats["split"] = f"{forward.done}/{total}"
+    if joined is not None:
+        stats["forward_states"], stats["backward_states"] = joined[:2]
+        return joined[2]
+    stats["forward_states"], stats["backward_states"] = forward.size, backward.size
     return join(forward.table(), backward.table(), sym, n, max_bytes)
+
+
+def last_layer(side: Frontier, held: Frontier, units: int, sym: Symmetry,
+               deadline: Deadline, max_bytes: int) -> tuple[int, int, int]:
+    """The last layer: ``side`` steps it in pieces, each joined against
+    ``held`` at once and let go, so that no piece is merged and the side's
+    last table is never held whole.  Returns the two sides' states at the
+    meeting (forward first; a side in pieces: the sum of the pieces') and the
+    count."""
+    total = 0
+    states = 0
+    base = side.nbytes  # the layer's input, held beside each piece's join
+
+    def sink(keys: np.ndarray, counts: np.ndarray) -> None:
+        nonlocal total, states
+        states += keys.size
+        total += join(Table(keys, counts, 0), held.table(), sym, side.n, max_bytes - base)
+
+    side.layer(units, deadline, held.nbytes, sink)
+    return (states, held.size, total) if side.units[0].value == 1 else (held.size, states, total)

@@ -1,0 +1,16 @@
+# The C types of kernel.py (Cython's pure-Python mode: this augments the .py, which
+# stays plain Python and is the one source of the step). Masks are uint64 (n <= 8).
+cimport cython
+
+ctypedef unsigned long long u64
+ctypedef long long i64
+
+@cython.locals(total=i64, places=i64, row=u64, i=i64, k=u64, counters=u64, r=i64, m=i64,
+               p=i64)
+cpdef i64 mark(u64[::1] keys, i64 n, u64[::1] spread, u64[::1] shifts, u64[::1] needs,
+               u64[::1] avoids, u64 opened, unsigned char[::1] ok)
+
+@cython.locals(size=i64, live=i64, p=i64, i=i64, m=i64, best=i64, s=i64, low=u64,
+               head=u64)
+cpdef i64 merge(u64[::1] keys, i64[::1] counts, unsigned char[::1] ok, u64[::1] bits,
+                i64[::1] at, u64[::1] heads, u64[::1] out_keys, i64[::1] out_counts)

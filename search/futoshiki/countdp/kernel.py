@@ -1,0 +1,90 @@
+"""The value layers' row step (``search.futoshiki.countdp.layers``), compiled.
+
+A compiled kernel (``search.core.compiled``): this plain Python is the source,
+``kernel.pxd`` beside it gives Cython the C types.  ``layers`` calls it only
+where it was compiled and the counts are ``int64``; interpreted, the same
+step runs vectorised in numpy there (one pass of numpy per candidate cell beats
+this loop run by the interpreter), and the tests compare the two.
+
+A row's step takes sorted distinct masks and their counts and places the
+layer's value on one cell of the row, each way allowed.  Every cell's results
+are a sorted run (the cell's bit is absent from the masks it extends, so OR-ing
+it keeps their order); the runs are merged in one pass, the counts of equal
+masks added, so the result comes sorted and distinct with no sort and no
+temporary table.  ``mark`` first notes which cells each mask allows (one byte
+per mask) and counts the results, so that the caller can check its memory
+budget before anything is allocated.
+"""
+
+
+def mark(keys, n, spread, shifts, needs, avoids, opened, ok):
+    """``ok[i]``: bit ``p`` set when place ``p`` may take mask ``keys[i]``: its
+    column holds ``opened`` cells, the mask holds ``needs[p]`` and none of
+    ``avoids[p]``.  Returns the results in all.  The columns' cells are counted
+    at once, four bits a column: ``spread[f]`` puts a one in the counter of
+    each column of a row's field ``f``, and the place's column counter is at
+    bit ``shifts[p]``."""
+    total = 0
+    places = shifts.shape[0]
+    row = (1 << n) - 1
+    for i in range(keys.shape[0]):
+        k = keys[i]
+        counters = 0
+        for r in range(n):
+            counters += spread[(k >> (r * n)) & row]
+        m = 0
+        for p in range(places):
+            if ((counters >> shifts[p]) & 15) == opened and (k & avoids[p]) == 0 \
+                    and (k & needs[p]) == needs[p]:
+                m |= 1 << p
+                total += 1
+        ok[i] = m
+    return total
+
+
+def merge(keys, counts, ok, bits, at, heads, out_keys, out_counts):
+    """The masks ``keys[i] | bits[p]`` for every ``p`` that ``ok[i]`` allows,
+    sorted and distinct in ``out_keys``, with ``out_counts`` the sums of their
+    counts; returns how many.  ``keys`` sorted and distinct.  Scratch: ``at``
+    (two slots per place: its cursor and the place) and ``heads`` (its next
+    result), for the places not yet exhausted, the first ``live`` slots."""
+    size = keys.shape[0]
+    live = 0
+    for p in range(bits.shape[0]):
+        i = 0
+        while i < size and not (ok[i] >> p) & 1:
+            i += 1
+        if i < size:
+            at[2 * live] = i
+            at[2 * live + 1] = p
+            heads[live] = keys[i] | bits[p]
+            live += 1
+    m = 0
+    while live:
+        best = 0
+        low = heads[0]
+        for s in range(1, live):
+            head = heads[s]
+            if head < low:  # (a conditional move: no branch to mispredict)
+                low = head
+                best = s
+        i = at[2 * best]
+        p = at[2 * best + 1]
+        if m and out_keys[m - 1] == low:
+            out_counts[m - 1] += counts[i]
+        else:
+            out_keys[m] = low
+            out_counts[m] = counts[i]
+            m += 1
+        i += 1
+        while i < size and not (ok[i] >> p) & 1:
+            i += 1
+        if i < size:
+            at[2 * best] = i
+            heads[best] = keys[i] | bits[p]
+        else:  # the last live slot takes this one's place
+            live -= 1
+            at[2 * best] = at[2 * live]
+            at[2 * best + 1] = at[2 * live + 1]
+            heads[best] = heads[live]
+    return m
