@@ -2,7 +2,8 @@
 
     python benchmarks/numberlink_check_large.py [--sizes 20 30 40] [--seeds 20 20 20]
         [--unique 3 2 2] [--gen-py PATH/gen.py] [--boards-dir DIR]
-        [--generators paths gen.py unique] [--time-limit 60] [--runs 1] [--out FILE.json]
+        [--generators paths gen.py unique] [--gen-py-min N] [--time-limit 60] [--runs 1]
+        [--out FILE.json]
 
 The boards, all fresh (seeds no engine was tuned on):
 
@@ -54,14 +55,21 @@ FIRST_SEED = {(generator, size): first + 100 * (size // 10)
               for size in (20, 30, 40)}
 
 
-def gen_py_board(gen_py: Path, size: int, seed: int, keep: Path | None = None):
+def gen_py_board(gen_py: Path, size: int, seed: int, keep: Path | None = None,
+                 least: int | None = None):
     """thomasahle's generator with its random module seeded (it takes no seed),
-    run in ``keep`` (else a fresh temporary folder), never in the checkout."""
-    kept = keep / f"gen.py_{size}_{seed}.txt" if keep is not None else None
+    run in ``keep`` (else a fresh temporary folder), never in the checkout;
+    ``least``: its ``--min``, the pairs a board needs before its quality tests
+    run (default two thirds of the square root of the area: at 40x40 it adds
+    loops up to 26 pairs, and nearly every board it then tests has a stray
+    loop, two ends side by side or a path that touches itself)."""
+    tail = "" if least is None else f"_min{least}"
+    kept = keep / f"gen.py_{size}_{seed}{tail}.txt" if keep is not None else None
     if kept is not None and kept.exists():
         return parse(kept.read_text(), str(kept))
     code = ("import random, sys; random.seed(int(sys.argv[1])); "
-            f"sys.argv = ['gen.py', '{size}', '{size}', '1', '--no-colors', '--terminal-only']; "
+            f"sys.argv = ['gen.py', '{size}', '{size}', '1', '--no-colors', '--terminal-only']"
+            + (f" + ['--min', '{least}']" if least is not None else "") + "; "
             f"sys.path.insert(0, {str(gen_py.parent)!r}); "
             f"exec(compile(open({str(gen_py)!r}).read(), 'gen.py', 'exec'))")
     with tempfile.TemporaryDirectory(prefix="gen.py-") as folder:
@@ -95,7 +103,9 @@ def boards(args) -> list[tuple[str, int, int, object, str]]:
             for k in range(count):
                 seed = FIRST_SEED[("gen.py", size)] + k
                 out.append(("gen.py", size, seed,
-                            gen_py_board(args.gen_py, size, seed, args.boards_dir), ""))
+                            gen_py_board(args.gen_py, size, seed, args.boards_dir,
+                                         args.gen_py_min),
+                            "" if args.gen_py_min is None else f"--min {args.gen_py_min}"))
         if "unique" not in args.generators:
             unique = 0
         made, seed = 0, FIRST_SEED[("unique", size)]
@@ -152,6 +162,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--generators", nargs="+", default=["paths", "gen.py", "unique"],
                         choices=["paths", "gen.py", "unique"])
     parser.add_argument("--gen-py", type=Path, default=GEN_PY)
+    parser.add_argument("--gen-py-min", type=int, default=None, metavar="N",
+                        help="gen.py's --min (the least pairs; default: its own)")
     parser.add_argument("--boards-dir", type=Path, default=None, metavar="DIR",
                         help="keep gen.py's boards here (and read them back)")
     parser.add_argument("--time-limit", type=float, default=None,

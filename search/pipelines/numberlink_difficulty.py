@@ -34,7 +34,8 @@ generator does, with a difference: of the cuts where the check's second
 solution parts from S (each rules that solution out), it takes the one
 that keeps the board hard with the most probes.  The board is returned once
 the check proves it well-designed; a board that no cut keeps hard is
-dropped.
+dropped.  Boards under ``HARD_MIN_CELLS`` cells are refused at once (a hard
+one is rare there, and a seed would spend its ``HARD_BOARDS`` first).
 """
 
 from __future__ import annotations
@@ -61,6 +62,10 @@ CELLS_PER_PAIR = 24
 HARD_BOARDS = 400
 HARD_ROUNDS = 20
 HARD_CUTS = 40
+# the least cells a hard board is made on: 14 x 14 made 6 seeds of 6, where
+# 12 x 12 made 1 of 4 and 10 x 10 none of 5 (a seed gives up after its
+# ``HARD_BOARDS``, a minute of CPU); the published hard boards are 14 x 14 or more
+HARD_MIN_CELLS = 196
 
 
 @dataclass(frozen=True)
@@ -260,8 +265,11 @@ def hard(height: int, width: int, seed: int, *, budget: Budget, pairs: int | Non
     """A hard well-designed board from ``seed`` (see the module text):
     ``pairs`` on the drawn boards (default a pair per ``CELLS_PER_PAIR``
     cells), ``budget`` the check's (``backend``: that engine's check)."""
-    if height * width < 4:
-        raise GridcpError(f"a {width}x{height} board is too small for a hard puzzle")
+    if height * width < HARD_MIN_CELLS:
+        raise GridcpError(
+            f"a {width}x{height} board is too small for a hard puzzle: hard boards start at "
+            f"{HARD_MIN_CELLS} cells (14x14); on smaller boards a hard one is rare "
+            "(12x12: 1 seed of 4, 10x10: none of 5), so use --difficulty medium there")
     deadline = Deadline(time_limit)
     rng = random.Random(f"numberlink-hard-{seed}")
     pairs = pairs or max(1, round(height * width / CELLS_PER_PAIR))

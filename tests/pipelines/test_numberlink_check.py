@@ -140,6 +140,34 @@ def test_the_large_frontier_pass_decides_last(monkeypatch):
     assert report.details["stopped_by"] == "the work budgets"
 
 
+
+def test_the_proofs_grow_with_the_board(monkeypatch):
+    """Past ``proof_cells`` open cells the quick and whole proofs get their
+    budgets times cells / proof_cells (the glance does not); the verdict is
+    the same, the whole proof deciding (the quick one was run out)."""
+    asked: list[tuple[str, float]] = []
+    real = check_module._cpsat_solve
+
+    def solve(rules, step, work, deadline, log, **options):
+        asked.append((step, work))
+        if step in ("proof (glance)", "proof (quick)"):
+            log.add(step, "cpsat", "over budget (test)", {})
+            return None
+        return real(rules, step, work, deadline, log, **options)
+    monkeypatch.setattr(check_module, "_cpsat_solve", solve)
+    seed = parse(SEED.read_text())  # 7 x 7: 46 open cells
+    budget = Budget(bound_states=1, proof_cells=10)
+    scale = len(seed.open_cells) / 10
+    report = check(seed, budget=budget)
+    assert report.ok and report.engine == "cpsat (proof)"
+    works = dict(asked)
+    assert works["proof (glance)"] == budget.glance_proof_time
+    assert works["proof (quick)"] == pytest.approx(budget.quick_proof_time * scale)
+    assert works["proof"] == pytest.approx(budget.proof_time * scale)
+    asked.clear()
+    check(seed, budget=Budget(bound_states=1))  # under 400 cells: as they were
+    assert dict(asked)["proof (quick)"] == budget.quick_proof_time
+
 ONLY_BANDS = Budget(bound_states=1, large_states=1, full_window_states=0,
                     lenient_window_states=0, band_rows=1)
 
