@@ -229,7 +229,7 @@ def _links_cover(puzzle: Numberlink, nodes: int, deadline: Deadline,
     if nodes <= 0:
         return None
     allow_recursion(4 * len(puzzle.open_cells))
-    board = Links(puzzle.covering(), nst=True)
+    board = Links(puzzle.covering(), nst=True, deadline=deadline)
     try:
         found = board.start() and board.search(deadline, nodes)
     except Exhausted:
