@@ -326,11 +326,8 @@ class State:
             if self.hdirty[u] == 0:
                 continue
             self.hdirty[u] = 0
-            first = u * n
-            step = 1
-            if u >= n:  # a column
-                first = u - n
-                step = n
+            first = u * n if u < n else u - n  # a row, else a column
+            step = 1 if u < n else n
             once = 0
             twice = 0
             for k in range(n):
@@ -474,11 +471,8 @@ class State:
             if self.dirty[u] == 0:
                 continue
             self.dirty[u] = 0
-            first = u * n
-            step = 1
-            if u >= n:  # a column
-                first = u - n
-                step = n
+            first = u * n if u < n else u - n  # a row, else a column
+            step = 1 if u < n else n
             m = 0
             for k in range(n):
                 i = first + k * step
