@@ -73,6 +73,8 @@ cdef class State:
                    d=i64, found=i64, k=i64, drop=i64, bit=i64, i=i64)
     cpdef bint planes(self)
 
+    cdef inline i64 _place(self, i64 m, i64 pos, i64 d, i64 slot)
+
     @cython.locals(v=i64, k=i64)
     cdef i64 _regin(self, i64 m)
 

@@ -478,12 +478,7 @@ class State:
                 i = first + k * step
                 d = self.dom[i]
                 if d & (d - 1):
-                    self.pos[m] = i
-                    self.mdom[m] = d
-                    self.slot[m] = u * n + k
-                    m += 1
-            if m < 3:  # one or two open cells: singles decide them
-                continue
+                    m = self._place(m, i, d, u * n + k)
             found = self._regin(m)
             if found < 0:
                 return False
@@ -519,12 +514,7 @@ class State:
                     elif d & low:
                         columns |= 1 << c
                 if not placed:
-                    self.pos[m] = r
-                    self.mdom[m] = columns
-                    self.slot[m] = (2 * n + v) * n + r
-                    m += 1
-            if m < 3:
-                continue
+                    m = self._place(m, r, columns, (2 * n + v) * n + r)
             found = self._regin(m)
             if found < 0:
                 return False
@@ -540,11 +530,22 @@ class State:
                         return False
         return True
 
+    def _place(self, m, pos, d, slot):
+        """Place ``m`` of a matching: where it is, what it may take, its slot in
+        ``kept``; the number of places after it."""
+        self.pos[m] = pos
+        self.mdom[m] = d
+        self.slot[m] = slot
+        return m + 1
+
     def _regin(self, m):
         """Régin's filtering of the ``m`` places in ``mdom``: -1 when they have no
         perfect matching; 0 when every value of theirs is in one (nothing to
         prune); else 1, and place ``k`` may keep ``within[mate[k]]``.  The
-        matching found is kept in ``kept`` as the start of the next call."""
+        matching found is kept in ``kept`` as the start of the next call.  One or
+        two places are left to the singles (0)."""
+        if m < 3:
+            return 0
         for v in range(self.n):
             self.owner[v] = -1
         for k in range(m):
