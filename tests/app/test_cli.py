@@ -203,6 +203,12 @@ def test_manifest_mismatch_is_a_no(tmp_path: Path, capsys) -> None:
     assert code == 1 and "but the manifest expects 5" in out
 
 
+def test_manifest_on_a_file_no_manifest_lists_says_so(tmp_path: Path, capsys) -> None:
+    (tmp_path / "a.fut").write_text(GOOD)
+    code, out, _ = run(["solve", "--manifest", "--brief", str(tmp_path / "a.fut")], capsys)
+    assert code == 0 and "no answer is listed in a manifest" in out.splitlines()[-1]
+
+
 # ---------------------------------------------------------------- conventions
 
 EMPTY_6 = str(ROOT / "instances" / "futoshiki" / "latin" / "empty_6.txt")
