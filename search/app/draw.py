@@ -192,6 +192,7 @@ def _targets(files: list[Path], out: str | None, fmt: str | None) -> list[Path]:
         if len(files) != 1 or fmt == "png":
             raise GridcpError("-o - (standard output) takes one SVG or HTML picture")
         return [Path("-")]
+    files = [Path("stdin") if str(f) == "-" else f for f in files]  # not a file named -.svg
     suffix = Path(out).suffix.lower() if out else ""
     if suffix in FORMATS and not (out and Path(out).is_dir()):
         if len(files) != 1:

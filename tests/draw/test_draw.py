@@ -196,6 +196,14 @@ def test_draw_keeps_apart_files_that_differ_only_in_suffix(tmp_path):
     assert "<svg" in (out / "pair.llk.svg").read_text()
 
 
+def test_draw_names_a_puzzle_from_standard_input_stdin(tmp_path, monkeypatch):
+    import io
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"2 1\n1 1\n")))
+    assert main(["draw", "--solve", "-", "-o", str(tmp_path / "pics")]) == 0
+    assert [p.name for p in (tmp_path / "pics").iterdir()] == ["stdin.svg"]  # was -.svg
+
+
 def test_draw_check_shows_two_solutions_and_exits_as_check(tmp_path):
     out = tmp_path / "empty.svg"
     assert main(["draw", "--check", str(INSTANCES / "futoshiki/latin/empty_4.txt"),
