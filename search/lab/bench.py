@@ -782,7 +782,7 @@ def _plan_files(args: argparse.Namespace, skipped: dict[str, str]) -> list[dict[
     known = {name for kind_ in kinds() for name in kind_.backends} | set(PEERS)
     typos = [b for b in backends or [] if "=" not in b and b not in known]
     if typos:  # a name no puzzle has would otherwise leave "nothing to run" unexplained
-        raise GridcpError(f"--backends: no puzzle has a backend {', '.join(typos)!r} "
+        raise GridcpError(f"--backends: unknown backend {', '.join(typos)} "
                           f"(known: {', '.join(sorted(known))})")
     return plan(args.files, puzzle=args.puzzle, backends=backends, tasks=tasks,
                 rules=vars(args), time_limit=args.time_limit or DEFAULT_TIME_LIMIT,

@@ -352,4 +352,4 @@ def test_a_backend_name_no_puzzle_has_is_named(instances: Path, tmp_path: Path, 
     assert bench(str(instances / "a.fut"), "--backends", "serach,propagate",
                  "--out", str(tmp_path / "r.jsonl")) == 2
     err = capsys.readouterr().err  # was: "nothing to run", the typo unnamed
-    assert "no puzzle has a backend 'serach'" in err and "propagate" in err
+    assert "unknown backend serach (known: " in err and "propagate" in err
