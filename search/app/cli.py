@@ -515,7 +515,8 @@ class Tally:
                      f"{self.verdicts[question, False]} not, "
                      f"{self.verdicts[question, None]} undecided")
         if self.bad:
-            line += f", {_plural(self.bad, 'unreadable file')}"
+            # a flag the puzzle lacks is refused as well as a file that does not read
+            line += f", {_plural(self.bad, 'file')} refused (bad input)"
         if self.skipped:
             line += f", {_plural(self.skipped, 'file')} skipped (not puzzle files)"
         if self.matched or self.differ:
