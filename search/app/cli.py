@@ -360,7 +360,7 @@ def run_files(args: Any) -> int:
     if not files:
         raise GridcpError(f"no puzzle files in {', '.join(args.files)}"
                           + (f" ({_plural(len(skipped), 'other file')})" if skipped else ""))
-    codes, tally = [], Tally(skipped=len(skipped))
+    codes, tally = [], Tally(skipped=len(skipped), manifest=bool(getattr(args, "manifest", False)))
     with Progress(len(files), args.command) as progress:
         for path in files:
             progress.step(path)
@@ -487,6 +487,7 @@ class Tally:
     unlisted: int = 0
     bad: int = 0
     skipped: int = 0  # files in the folders given that are not puzzle files
+    manifest: bool = False  # --manifest: say so when no answer is listed
     start: float = field(default_factory=time.perf_counter)
     verdicts: Counter = field(default_factory=Counter)  # check: (its question, yes / no)
     slowest: tuple[float, str] = (0.0, "")
@@ -514,7 +515,8 @@ class Tally:
                      f"{self.verdicts[question, False]} not, "
                      f"{self.verdicts[question, None]} undecided")
         if self.bad:
-            line += f", {_plural(self.bad, 'unreadable file')}"
+            # a flag the puzzle lacks is refused as well as a file that does not read
+            line += f", {_plural(self.bad, 'file')} refused (bad input)"
         if self.skipped:
             line += f", {_plural(self.skipped, 'file')} skipped (not puzzle files)"
         if self.matched or self.differ:
@@ -522,6 +524,8 @@ class Tally:
                      else f"; {self.differ} differ from the manifest")
             if self.unlisted:
                 line += f" ({self.unlisted} not listed)"
+        elif self.manifest and self.unlisted:
+            line += "; no answer is listed in a manifest"
         line += f"; {time.perf_counter() - self.start:.1f} s"
         if answers > 1 and self.slowest[1]:
             line += f" (slowest {self.slowest[0]:.1f} s: {self.slowest[1]})"

@@ -8,7 +8,10 @@ with its reason.  Futoshiki: a cell value by the cheapest of Tatham's rules
 in every solution.  When no deduction gives a move: "no forced move" (exit
 3, as a limit: the deductions stop there), and with ``--solve`` the solver's
 move instead, a step of the unique solution (a backend's ``unique``; several
-solutions or none: exit 1).  Exit 0 for a move.
+solutions or none: exit 1).  Exit 0 for a move, or for a puzzle with none
+left to make (every Futoshiki cell given; a lenient Numberlink without pairs);
+givens that break the rules are INVALID with the reasons, exit 1, as ``solve``
+says.
 """
 
 from __future__ import annotations
@@ -29,9 +32,10 @@ KINDS = ("numberlink", "futoshiki")
 
 @dataclass(frozen=True)
 class Move:
-    """What the hint says: ``status`` SOLVED (a move), LIMIT (no forced move,
-    or the time limit), UNSAT / MULTIPLE (``--solve`` on a puzzle without
-    one solution); ``how`` names the rule or the engine."""
+    """What the hint says: ``status`` SOLVED (a move, or none left to make),
+    LIMIT (no forced move, or the time limit), UNSAT / MULTIPLE (``--solve`` on
+    a puzzle without one solution), INVALID (givens that break the rules);
+    ``how`` names the rule or the engine."""
 
     status: Status
     move: dict[str, Any] = field(default_factory=dict)
@@ -44,9 +48,15 @@ class Move:
 def answer(name: str, kind_: PuzzleKind, puzzle: Any, args: Any) -> tuple[dict, str, int]:
     """The hint on one puzzle: its JSON object, its text and its exit code."""
     start = time.perf_counter()
+    reasons = kind_.call("validate", puzzle) if kind_.validate else []
     try:
         with watchdog(args.time_limit):
-            found = _deduced(kind_, puzzle)
+            if reasons:  # as solve says: the givens break the rules, no move follows
+                found = Move(Status.INVALID, reason="; ".join(reasons))
+            elif kind_.name == "futoshiki" and puzzle.complete:
+                found = Move(Status.SOLVED, reason="every cell is given: nothing to place")
+            else:
+                found = _deduced(kind_, puzzle)
             if found is None and getattr(args, "solve", False):
                 found = _solver_move(kind_, puzzle, args)
     except (Overtime, LimitReached):
@@ -89,6 +99,9 @@ def _solver_move(kind_: PuzzleKind, puzzle: Any, args: Any) -> Move:
     if problems:
         raise AssertionError(f"{backend}'s solution fails verify: {problems}")
     solution = result.solutions[0]
+    if kind_.name == "numberlink" and not solution.paths:  # lenient, and no pairs
+        return Move(Status.SOLVED, how=backend, effort=effort,
+                    reason="the board has no pairs: nothing to link")
     if kind_.name == "numberlink":
         path = solution.paths[0]
         move = {"cell": list(path[0]), "next": list(path[1]), "label": puzzle.pairs[0].label}
@@ -114,9 +127,12 @@ def _json(name: str, kind_: PuzzleKind, found: Move) -> dict[str, Any]:
     if found.move:
         out["move"] = found.move
     if found.how:
-        out["rule" if found.status is Status.SOLVED and "solution" not in found.reason
+        out["rule" if found.status is Status.SOLVED and found.move
+            and "solution" not in found.reason
             else "engine"] = found.how
     out["message"] = found.reason
+    if found.status is Status.INVALID:  # the list solve gives
+        out["reasons"] = found.reason.split("; ")
     out.update(wall=round(found.wall, 6), effort=found.effort)
     return out
 
@@ -124,7 +140,10 @@ def _json(name: str, kind_: PuzzleKind, found: Move) -> dict[str, Any]:
 def _text(name: str, kind_: PuzzleKind, found: Move) -> str:
     what = {Status.SOLVED: "FORCED" if "solution" not in found.reason else "SOLVER'S MOVE",
             Status.LIMIT: "NO FORCED MOVE" if "time limit" not in found.reason else "LIMIT",
-            Status.UNSAT: "NO SOLUTION", Status.MULTIPLE: "SEVERAL SOLUTIONS"}[found.status]
+            Status.UNSAT: "NO SOLUTION", Status.MULTIPLE: "SEVERAL SOLUTIONS",
+            Status.INVALID: "INVALID"}[found.status]
+    if found.status is Status.SOLVED and not found.move:
+        what = "NOTHING TO DO"
     if what == "FORCED":
         what = "FORCED LINK" if kind_.name == "numberlink" else "FORCED VALUE"
     figures = ", ".join(([found.how] if found.how else []) + [f"{found.wall:.3f} s"])
@@ -136,5 +155,6 @@ def _text(name: str, kind_: PuzzleKind, found: Move) -> str:
                      f"({move['next'][0]},{move['next'][1]}){path}")
     elif move:
         lines.append(f"  move: ({move['cell'][0]},{move['cell'][1]}) = {move['value']}")
-    lines.append(f"  {found.reason}")
+    reasons = found.reason.split("; ") if found.status is Status.INVALID else [found.reason]
+    lines += [f"  {reason}" for reason in reasons]
     return "\n".join(lines)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -191,6 +192,7 @@ def _targets(files: list[Path], out: str | None, fmt: str | None) -> list[Path]:
         if len(files) != 1 or fmt == "png":
             raise GridcpError("-o - (standard output) takes one SVG or HTML picture")
         return [Path("-")]
+    files = [Path("stdin") if str(f) == "-" else f for f in files]  # not a file named -.svg
     suffix = Path(out).suffix.lower() if out else ""
     if suffix in FORMATS and not (out and Path(out).is_dir()):
         if len(files) != 1:
@@ -207,7 +209,11 @@ def _targets(files: list[Path], out: str | None, fmt: str | None) -> list[Path]:
     if len(files) == 1:
         return [folder / files[0].with_suffix(ending).name]
     common = Path(os.path.commonpath([f.resolve().parent for f in files]))
-    return [folder / f.resolve().relative_to(common).with_suffix(ending) for f in files]
+    below = [f.resolve().relative_to(common) for f in files]
+    stems = Counter(b.with_suffix("") for b in below)
+    # b.nl and b.llk side by side: b.nl.svg and b.llk.svg, not one b.svg twice
+    return [folder / (b.with_name(b.name + ending) if stems[b.with_suffix("")] > 1
+                      else b.with_suffix(ending)) for b in below]
 
 
 def _labelled(target: Path, rules: dict[str, Any]) -> Path:

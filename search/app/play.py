@@ -203,6 +203,8 @@ def hint_text(name: str, backend: str, board: Any, found: Hint) -> str:
                         + [f"{k} {v:g}" for k, v in found.effort.items()])
     what = {Status.SOLVED: "SAFE MOVE", Status.UNSAT: "EVERY MOVE LOSES"}.get(
         found.status, str(found.status))
+    if found.status is Status.SOLVED and found.move is None:  # the board is clear
+        what = "NOTHING TO DO"  # as a Futoshiki hint on a square with every cell given
     lines = [f"{name}: {what} ({figures})"]
     if found.move is not None:
         lines.append(f"  move: {format_move(board, found.move)}")

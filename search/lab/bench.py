@@ -58,7 +58,7 @@ from search.app.manifest import listed_rules, with_defaults
 from search.core.contract import GridcpError, Status
 from search.core.outputs import out_dir, out_file
 from search.core.processes import PARENT_ENV, Finished, die_with_parent, run_child
-from search.core.registry import PuzzleKind, load, read_text
+from search.core.registry import PuzzleKind, kinds, load, read_text
 from search.lab.crosscheck import TASKS, load_instances, with_backends
 from search.lab.peers import PEERS, locate
 from search.lab.report import write_report
@@ -779,6 +779,11 @@ def _plan_files(args: argparse.Namespace, skipped: dict[str, str]) -> list[dict[
     if missing:
         raise GridcpError(f"no such file or folder: {', '.join(missing)}")
     backends = [b.strip() for b in args.backends.split(",")] if args.backends else None
+    known = {name for kind_ in kinds() for name in kind_.backends} | set(PEERS)
+    typos = [b for b in backends or [] if "=" not in b and b not in known]
+    if typos:  # a name no puzzle has would otherwise leave "nothing to run" unexplained
+        raise GridcpError(f"--backends: unknown backend {', '.join(typos)} "
+                          f"(known: {', '.join(sorted(known))})")
     return plan(args.files, puzzle=args.puzzle, backends=backends, tasks=tasks,
                 rules=vars(args), time_limit=args.time_limit or DEFAULT_TIME_LIMIT,
                 memory_limit=args.memory_limit, grace=args.grace,

@@ -327,7 +327,8 @@ def search_status(board: Board, nodes: int) -> Status:
 def add_generate_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--pictures", type=int,
                         help="number of pictures (seed fill: 20; --full: cells / 4)")
-    parser.add_argument("--pairs", type=int, help="seed fill: pairs placed (default 100)")
+    parser.add_argument("--pairs", type=int, help="seed fill: pairs placed (default 100; "
+                        "with --size, a quarter of the cells, at least 1)")
     parser.add_argument("--full", action="store_true",
                         help="every cell a tile, each picture 4 times (default size 18x8)")
     parser.add_argument("--solvable", action="store_true",
@@ -440,7 +441,8 @@ def _settled(args: Any) -> Any:
     if not args.board_nodes > 0:
         raise GridcpError(f"--board-nodes must be positive, not {args.board_nodes}")
     args.pictures = getattr(args, "pictures", None) or (max(1, cells // 4) if full else 20)
-    args.pairs = getattr(args, "pairs", None) or (100 if not args.size else cells // 4)
+    # at least one pair: a board under 4 cells would otherwise come out empty
+    args.pairs = getattr(args, "pairs", None) or (100 if not args.size else max(1, cells // 4))
     # random deals hold the hard boards; the blank game deals easy ones
     hard = getattr(args, "difficulty", None) in ("medium", "hard")
     method = args.method or ("reject" if solvable and hard else "play" if solvable

@@ -314,7 +314,7 @@ def _checked(grid: tuple[tuple[int, ...], ...], source: str, line: int) -> Board
     counts = Counter(v for row in grid for v in row if v)
     odd = sorted(p for p, n in counts.items() if n % 2)
     if odd:
-        shown = ", ".join(f"{p} ({counts[p]} times)" for p in odd)
+        shown = ", ".join(f"{p} ({counts[p]} tile{'s' * (counts[p] != 1)})" for p in odd)
         raise InputError(f"pictures with an odd number of tiles: {shown}", source, line)
     return Board(grid)
 

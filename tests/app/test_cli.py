@@ -203,6 +203,22 @@ def test_manifest_mismatch_is_a_no(tmp_path: Path, capsys) -> None:
     assert code == 1 and "but the manifest expects 5" in out
 
 
+def test_manifest_on_a_file_no_manifest_lists_says_so(tmp_path: Path, capsys) -> None:
+    (tmp_path / "a.fut").write_text(GOOD)
+    code, out, _ = run(["solve", "--manifest", "--brief", str(tmp_path / "a.fut")], capsys)
+    assert code == 0 and "no answer is listed in a manifest" in out.splitlines()[-1]
+
+
+def test_summary_counts_a_refused_flag_as_refused_not_unreadable(tmp_path: Path,
+                                                                capsys) -> None:
+    (tmp_path / "a.fut").write_text(GOOD)
+    (tmp_path / "b.fut").write_text(GOOD)
+    code, out, err = run(["solve", "--brief", "--lenient", str(tmp_path / "a.fut"),
+                          str(tmp_path / "b.fut")], capsys)
+    assert code == 2 and "--lenient does not apply to futoshiki" in err
+    assert "2 files refused (bad input)" in out.splitlines()[-1]  # was: 2 unreadable files
+
+
 # ---------------------------------------------------------------- conventions
 
 EMPTY_6 = str(ROOT / "instances" / "futoshiki" / "latin" / "empty_6.txt")

@@ -93,3 +93,33 @@ def test_check_shows_the_grade():
     assert out["grade"] == "easy"
     puzzle = parse(SEED_7X7.read_text(), str(SEED_7X7))
     assert not verify(puzzle, grade(puzzle).solution)
+
+
+def test_hint_on_a_futoshiki_with_every_cell_given(tmp_path):
+    board = tmp_path / "full.txt"
+    board.write_text("3\n2 | 1 < 3\n- - ^ - -\n3 > 2 | 1\nv - - - -\n1 | 3 | 2\n")
+    done = gridcp("hint", str(board))
+    assert done.returncode == 0 and "NOTHING TO DO" in done.stdout, done.stdout
+    done = gridcp("hint", "--solve", "--json", str(board))  # was an internal error
+    out = json.loads(done.stdout)
+    assert done.returncode == 0 and out["status"] == "SOLVED" and "move" not in out
+
+
+def test_hint_on_an_invalid_futoshiki_says_so_as_solve_does(tmp_path):
+    board = tmp_path / "inv.txt"
+    board.write_text("3\n1 | 1 | 0\n- - - - -\n0 | 0 | 0\n- - - - -\n0 | 0 | 0\n")
+    done = gridcp("hint", str(board))
+    assert done.returncode == 1 and "INVALID" in done.stdout
+    assert "row 1 repeats 1" in done.stdout
+    out = json.loads(gridcp("hint", "--json", str(board)).stdout)
+    assert out["status"] == "INVALID" and out["reasons"] == ["row 1 repeats 1"]
+
+
+def test_hint_solve_on_a_numberlink_without_pairs(tmp_path):
+    board = tmp_path / "open.dat"
+    board.write_text("1 1\n-\n")
+    done = gridcp("hint", "--solve", "--lenient", "--json", str(board))  # was an internal error
+    out = json.loads(done.stdout)
+    assert done.returncode == 0 and out["status"] == "SOLVED" and "move" not in out
+    done = gridcp("hint", "--solve", str(board))  # full cover: the open cell stays open
+    assert done.returncode == 1 and "NO SOLUTION" in done.stdout

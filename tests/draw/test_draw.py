@@ -186,6 +186,24 @@ def test_draw_command_writes_a_folder_of_pictures(tmp_path, capsys):
     assert written == ["csv/puzzle_01_4x4_easy.html", "seed/puzzle_01_4x4_easy.html"]
 
 
+def test_draw_keeps_apart_files_that_differ_only_in_suffix(tmp_path):
+    (tmp_path / "pair.dat").write_text("2 1\n1 1\n")  # a Numberlink
+    (tmp_path / "pair.llk").write_text("1 1\n")  # a Lianliankan
+    out = tmp_path / "pics"
+    assert main(["draw", str(tmp_path / "pair.dat"), str(tmp_path / "pair.llk"),
+                 "-o", str(out)]) == 0  # was: the second found the first's picture, exit 2
+    assert sorted(p.name for p in out.iterdir()) == ["pair.dat.svg", "pair.llk.svg"]
+    assert "<svg" in (out / "pair.llk.svg").read_text()
+
+
+def test_draw_names_a_puzzle_from_standard_input_stdin(tmp_path, monkeypatch):
+    import io
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"2 1\n1 1\n")))
+    assert main(["draw", "--solve", "-", "-o", str(tmp_path / "pics")]) == 0
+    assert [p.name for p in (tmp_path / "pics").iterdir()] == ["stdin.svg"]  # was -.svg
+
+
 def test_draw_check_shows_two_solutions_and_exits_as_check(tmp_path):
     out = tmp_path / "empty.svg"
     assert main(["draw", "--check", str(INSTANCES / "futoshiki/latin/empty_4.txt"),

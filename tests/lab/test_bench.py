@@ -346,3 +346,10 @@ def test_the_sweep_runs_on_a_separate_scheduler_and_worker(instances: Path,
             except subprocess.TimeoutExpired:
                 os.killpg(process.pid, signal.SIGKILL)
                 process.wait()
+
+
+def test_a_backend_name_no_puzzle_has_is_named(instances: Path, tmp_path: Path, capsys) -> None:
+    assert bench(str(instances / "a.fut"), "--backends", "serach,propagate",
+                 "--out", str(tmp_path / "r.jsonl")) == 2
+    err = capsys.readouterr().err  # was: "nothing to run", the typo unnamed
+    assert "unknown backend serach (known: " in err and "propagate" in err

@@ -392,6 +392,16 @@ def test_generators_are_seeded_and_full_boards_deal_fours() -> None:
 
 
 
+def test_generate_a_small_board_places_a_pair(capsys) -> None:
+    from search.app.cli import main
+
+    assert main(["generate", "lianliankan", "--size", "2x1", "--seed", "1"]) == 0
+    rows = [line for line in capsys.readouterr().out.splitlines() if not line.startswith("#")]
+    assert len(rows) == 1 and rows[0].split()[0] == rows[0].split()[1] != "0"  # was: "0 0"
+    assert main(["generate", "lianliankan", "--size", "1x1"]) == 2  # no pair fits
+    assert "1 pairs do not fit on 1 x 1 cells" in capsys.readouterr().err
+
+
 def test_blank_game_joins_what_the_verifier_connects() -> None:
     """``BlankGame.joined`` (look-up rays kept through removals) finds exactly the
     tiles the verifier's search connects, for any number of turns."""

@@ -129,6 +129,14 @@ def test_command_line(tmp_path: Path) -> None:
     assert done.returncode == 2 and "bad.llk:2" in done.stderr
 
 
+def test_command_line_on_a_clear_board(tmp_path: Path) -> None:
+    clear = tmp_path / "clear.llk"
+    clear.write_text("0 0\n")
+    done = gridcp("hint", str(clear))
+    assert done.returncode == 0 and "NOTHING TO DO" in done.stdout  # was: SAFE MOVE, no move
+    assert "the board is clear" in done.stdout
+
+
 def test_gravity_hint_avoids_the_losing_order() -> None:
     # Clears only if the 2s (row 1) go before the 1s below the right one.
     board = Board(((1, 3), (2, 2), (1, 1), (3, 1)), gravity=True)
