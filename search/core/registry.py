@@ -92,12 +92,18 @@ def closest(text: str, source: str, candidates: list[PuzzleKind]) -> InputError:
                     "it reads as {name} with --puzzle {name}")
 
 
+class Unrecognised(InputError):
+    """No reader took the text as its format (``furthest``'s answer)."""
+
+
 def furthest(readers: Mapping[str, Callable[[str, str], Any]], text: str, source: str,
              problem: str, reads_as: str) -> InputError:
     """The error to give when sniffing found no format: each reader tries the
-    text, and the one whose error comes on the latest line (the first on a tie)
-    names the line and what stopped it there.  A reader that succeeds is named
-    with ``reads_as`` (a ``{name}`` template)."""
+    text, and the one whose error comes on the latest line names the line and
+    what stopped it there.  On a tie, a reader that took the text as its format
+    (an error about the content) goes before one whose own readers all failed
+    (``Unrecognised``), then the first.  A reader that succeeds is named with
+    ``reads_as`` (a ``{name}`` template)."""
     stops = []
     for name, read in readers.items():
         try:
@@ -106,11 +112,11 @@ def furthest(readers: Mapping[str, Callable[[str, str], Any]], text: str, source
             stops.append((error.line or 0, name, error))
             continue
         return InputError(f"{problem}; {reads_as.format(name=name)}", source, 1)
-    line, name, error = max(stops, key=lambda stop: stop[0])
+    line, name, error = max(stops, key=lambda s: (s[0], not isinstance(s[2], Unrecognised)))
     if isinstance(error, TooLarge):
         return error
-    return InputError(f"{problem}; closest: {name}, which stops here: {error.message}",
-                      source, line or None)
+    return Unrecognised(f"{problem}; closest: {name}, which stops here: {error.message}",
+                        source, line or None)
 
 
 def load_puzzle(path: str | Path, puzzle: str | None = None) -> tuple[PuzzleKind, Any]:

@@ -129,14 +129,19 @@ def test_sniff():
     assert not sniff("3\n0 | 0 < 0\n- - ^ - -\n0 > 0 | 0\nv - - - -\n0 | 0 | 2\n")
 
 
-@pytest.mark.parametrize("text, words", [
-    ("SIZE 2X2\nLINE_NUM 1\nLINE#1 (0,0)-(5,5)\n", "3: label 1: end (5, 5) is outside"),
-    ("SIZE 3X3\nLINE_NUM 1\nLINE#1 (0,0)-(0,0)\n", "3: labels 1 and 1 share the cell"),
+@pytest.mark.parametrize("name, text, words", [
+    ("q.txt", "SIZE 2X2\nLINE_NUM 1\nLINE#1 (0,0)-(5,5)\n", "3: label 1: end (5, 5) is outside"),
+    ("q.txt", "SIZE 3X3\nLINE_NUM 1\nLINE#1 (0,0)-(0,0)\n", "3: labels 1 and 1 share the cell"),
+    # a grid in a .dat file (TdZdd's, or Futoshiki's AMPL): both readers stop on line 2;
+    # Numberlink read it as its format, Futoshiki recognised none of its own
+    ("lone.dat", "2 1\n1 -\n", "2: cannot tell which puzzle this is (use --puzzle); "
+     "closest: numberlink, which stops here: label 1 occurs once"),
 ])
-def test_a_damaged_contest_file_is_told_as_numberlink(tmp_path, text, words):
-    """The ``SIZE`` header names the format: without --puzzle, the Numberlink reader
-    says what is wrong (not "cannot tell which puzzle this is")."""
-    board = tmp_path / "q.txt"
+def test_a_damaged_numberlink_file_is_told_as_numberlink(tmp_path, name, text, words):
+    """Without --puzzle, the Numberlink reader says what is wrong with a damaged
+    Numberlink file: the ``SIZE`` header names the format, and a reader that took
+    the text as its format goes before one that recognised none."""
+    board = tmp_path / name
     board.write_text(text)
     with pytest.raises(InputError, match=re.escape(words)):
         load_puzzle(board)
