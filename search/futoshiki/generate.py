@@ -37,7 +37,7 @@ import time
 from typing import Any
 
 from search.core.contract import GridcpError, Status
-from search.core.outputs import out_dir, write_file
+from search.core.outputs import generated, out_dir, write_file
 from search.futoshiki import KIND
 from search.futoshiki.formats import format_tatham, format_tatham_text
 from search.futoshiki.grade import GRADES, grade, solved_at
@@ -306,6 +306,5 @@ def generate(args: Any) -> int:
         sys.stdout.flush()
     wall = time.perf_counter() - start
     if args.count:
-        print(f"generated {args.count} puzzle(s) of {n}x{n} in {wall:.2f} s "
-              f"({args.count / wall:.2f} per second)", file=sys.stderr)
+        print(generated(args.count, f"{n}x{n} puzzle", wall), file=sys.stderr)
     return 0

@@ -30,7 +30,7 @@ from typing import Any
 
 from search.core.contract import GridcpError, Status
 from search.core.limits import MAX_TURNS, check_cells, turns
-from search.core.outputs import out_dir, write_file
+from search.core.outputs import generated, out_dir, write_file
 from search.lianliankan.difficulty import GRADES, Grade, grade, searched
 from search.lianliankan.io import format_board, solution_json
 from search.lianliankan.model import Board, Cell, Grid, Move, Solution
@@ -403,12 +403,11 @@ def generate(args: Any) -> int:
             print(f"# board {name}" + (f" {found.name}" if found is not None else ""))
             print(format_board(board), end="")
     wall = time.perf_counter() - start
-    rate = args.count / wall if wall > 0 else float("inf")
     searched = args.solvable and not args.played
     note = (f", {undecided} undecided within {args.board_nodes:,} nodes skipped"
             if searched else "")
-    print(f"generated {args.count} {args.kind} boards in {wall:.2f} s ({rate:.1f} per second, "
-          f"{drawn} drawn{note})", file=sys.stderr)
+    print(generated(args.count, f"{args.kind} board", wall, f"{drawn} drawn{note}"),
+          file=sys.stderr)
     return 0
 
 

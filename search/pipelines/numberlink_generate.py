@@ -47,7 +47,7 @@ from pathlib import Path
 
 from search.core.contract import CheckReport, Deadline, GridcpError, Status, add_effort
 from search.core.limits import check_cells
-from search.core.outputs import out_dir, write_file
+from search.core.outputs import generated, out_dir, write_file
 from search.numberlink import KIND
 from search.numberlink.detour import Shape, Window, put_back, restrict, windows
 from search.numberlink.generate import SeedGenerator, board_of_paths, seed_board
@@ -352,8 +352,7 @@ def generate(args: argparse.Namespace) -> int:
             puzzle, solution = made.puzzle, made.solution
         _emit(puzzle, solution, s, out, args.json, method, made, getattr(args, "force", False))
     wall = time.perf_counter() - start
-    print(f"{count} {method} {width}x{height} puzzle(s) in {wall:.2f} s "
-          f"({count / max(wall, 1e-9):.1f}/s)", file=sys.stderr)
+    print(generated(count, f"{method} {width}x{height} puzzle", wall), file=sys.stderr)
     return 0
 
 

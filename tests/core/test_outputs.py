@@ -207,3 +207,10 @@ def test_a_terminal_gets_escapes_a_file_the_bytes(monkeypatch) -> None:
     assert screen.getvalue() == "label \\x1b]0;title\\x07 and \\u202e\tnext\n"
     assert log.getvalue() == "plain \x1b[31m\n"
     assert sys.stdout is screen
+
+
+def test_every_generator_ends_with_one_summary_line() -> None:
+    generated = outputs.generated
+    assert generated(1, "5x5 puzzle", 0.5) == "generated 1 5x5 puzzle in 0.50 s (2.0 per second)"
+    assert (generated(3, "seed board", 2.0, "4 drawn")
+            == "generated 3 seed boards in 2.00 s (1.5 per second, 4 drawn)")

@@ -156,7 +156,7 @@ def test_command_writes_files(tmp_path, capsys) -> None:
     assert [f.name for f in files] == ["futoshiki_3_11_1.txt", "futoshiki_3_11_2.txt"]
     first, _ = generate_puzzle(3, random.Random(11))
     assert files[0].read_text() == format_seed(first)
-    assert "generated 2 puzzle(s)" in capsys.readouterr().err
+    assert "generated 2 3x3 puzzles in " in capsys.readouterr().err
 
 
 def test_command_refuses_bad_options(capsys) -> None:
