@@ -171,7 +171,7 @@ class Answer:
         # NO SOLUTION); its status word would only repeat it (SOLVED SOLVABLE).
         shown = self.fields.get("verdict") if self.task == "check" else None
         head = f"{self.file}: {shown or self.status}"
-        if "count" in self.fields:
+        if "count" in self.fields and self.status is not Status.INVALID:  # its reasons follow
             head += f" {'at least ' if self.status is Status.LIMIT else ''}{self.fields['count']}"
         if self.task != "check" and self.fields.get("verdict") not in (None, str(self.status)):
             head += f" {self.fields['verdict']}"

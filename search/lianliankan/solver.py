@@ -117,7 +117,8 @@ class SearchBackend(LianliankanBackend):
         text = transcript(board, game)
         if game.left == 0:
             return SolveResult(Status.SOLVED, Solution(game.moves), wall, dict(self.effort),
-                               f"greedy play cleared the board in {len(game.moves)} moves",
+                               f"greedy play cleared the board in {len(game.moves)} "
+                               f"{'move' if len(game.moves) == 1 else 'moves'}",
                                text)
         return SolveResult(
             Status.LIMIT, None, wall, dict(self.effort),

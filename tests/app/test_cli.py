@@ -120,6 +120,10 @@ def test_invalid_square_is_invalid_with_reason_and_exit_1(tmp_path: Path, capsys
     path.write_text("3\n1 | 1 | 0\n- - - - -\n0 | 0 | 0\n- - - - -\n0 | 0 | 0\n")
     code, out, _ = run(["solve", str(path)], capsys)
     assert code == 1 and "INVALID" in out and "row 1 repeats 1" in out
+    code, out, _ = run(["count", str(path)], capsys)  # the reasons, not a count of 0
+    assert code == 1 and out.splitlines() == [f"{path}: INVALID", "  row 1 repeats 1"]
+    code, out, _ = run(["count", "--json", str(path)], capsys)
+    assert code == 1 and '"count": 0' in out
 
 
 def test_seed_method_prints_the_seed_programs_messages(good: Path, tmp_path: Path,
