@@ -90,14 +90,20 @@ def _solver_move(kind_: PuzzleKind, puzzle: Any, args: Any) -> Move:
     backend = args.backend or _unique_backend(kind_, rules)
     result = kind_.backend(backend).unique(puzzle, time_limit=args.time_limit)
     effort = dict(result.effort)
+    for solution in result.solutions[:2]:  # the evidence: each verified, two distinct
+        problems = kind_.call("verify", puzzle, solution)
+        if problems:
+            raise AssertionError(f"{backend}'s solution fails verify: {problems}")
+    if result.status is Status.MULTIPLE and (
+            len(result.solutions) < 2
+            or kind_.call("key", puzzle, result.solutions[0])
+            == kind_.call("key", puzzle, result.solutions[1])):
+        raise AssertionError(f"{backend} says MULTIPLE without two distinct solutions")
     if result.status is not Status.UNIQUE:
         words = {Status.UNSAT: "the puzzle has no solution",
                  Status.MULTIPLE: "the puzzle has several solutions: no move follows"}
         return Move(result.status, how=backend, effort=effort,
                     reason=words.get(result.status, "the solver stopped undecided"))
-    problems = kind_.call("verify", puzzle, result.solutions[0])
-    if problems:
-        raise AssertionError(f"{backend}'s solution fails verify: {problems}")
     solution = result.solutions[0]
     if kind_.name == "numberlink" and not solution.paths:  # lenient, and no pairs
         return Move(Status.SOLVED, how=backend, effort=effort,

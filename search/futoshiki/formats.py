@@ -512,7 +512,8 @@ def _dat_statement(words: list[str], lines: array, source: str) -> _Param:
         at += 1
     else:
         raise InputError(f"{name}: expected ':=' or ': labels :='", source, line)
-    return _Param(line, name, labels, words[at:], lines[at:])
+    del words[:at], lines[:at]  # the header off, the tokens kept in place
+    return _Param(line, name, labels, words, lines)
 
 
 def _dat_int(token: str, line: int, source: str) -> int:

@@ -143,7 +143,6 @@ class Engine:
 
     def __init__(self, puzzle: Futoshiki, deductions: Iterable[Deduction] | None = None):
         n = self.n = puzzle.n
-        self.full = (1 << n) - 1
         less = [x for (ar, ac), (br, bc) in puzzle.less for x in (ar * n + ac, br * n + bc)]
         self.related = bool(less)
         # Adjacent mode: each pair of neighbours, and whether a bar joins them.

@@ -79,7 +79,6 @@ class GravitySearch:
         self.deadends = deadends  # refute walled-in boards (search.lianliankan.deadend)
         self.deadline = deadline
         self.node_limit = node_limit  # an internal budget: past it, LimitReached
-        self.tests = 0  # dead-end tests run
         # the kernel's board: the field's frame, pictures renumbered 1..P
         names = sorted({v for v in field.cells if v > 0})
         number = {v: k + 1 for k, v in enumerate(names)}
@@ -203,7 +202,6 @@ class GravitySearch:
         """The dead-end test (``deadend.never_cleared``) at the root."""
         if not self.deadends:
             return False
-        self.tests += 1
         return never_cleared(self.field, {t for m in self.pairs() for t in m})
 
     def pairs(self) -> list[tuple[int, int]]:

@@ -360,6 +360,10 @@ class Frontier:
         per = 8 + count_bytes(counts)
         self.grew = 0
         kernel = COMPILED and counts.dtype == np.int64
+        # Where the compiled step may run, both steps keep its schedule (free
+        # columns sorted only where a side may stop), so the states, and any
+        # budget on them, do not depend on which build runs.
+        late = counts.dtype == np.int64
         for row in unit.rows:
             deadline.check()
             if kernel:
@@ -370,12 +374,12 @@ class Frontier:
                 return keys, counts
             check_states(keys.size + held // per, self.max_states, f"placing value {unit.value}")
             self.peak = max(self.peak, int(keys.size) + held // per)
-        if unit.sort or (last and self.sym.columns and (self.sym.rows or kernel)):
+        if unit.sort or (last and self.sym.columns and (self.sym.rows or late)):
             # Free columns are sorted after every row (a row fills rows, never
             # columns); the free rows once a unit leaves them all alike, and
             # with both groups the whole form where a side may stop (inside a
-            # layer the columns' order is enough to merge: fewer passes).  The
-            # compiled step sorts no columns: they are sorted here, where a
+            # layer the columns' order is enough to merge: fewer passes).  With
+            # int64 counts no step sorts columns: they are sorted here, where a
             # side may stop.
             afford(other + held + keys.size * (4 * per + 17 + self.canonical_bytes),
                    self.max_bytes, f"the canonical forms of {keys.size:,} states")
@@ -450,7 +454,8 @@ class Frontier:
             return keys[:0], counts[:0]
         keys = np.concatenate(chunks_k)
         del chunks_k
-        if self.sym.columns:  # alike after every row too: fewer states mid-layer
+        if self.sym.columns and counts.dtype != np.int64:  # wide counts (never compiled):
+            # free columns alike after every row too, fewer states mid-layer
             keys, _ = sorted_columns(keys, self.sym.columns, self.n, orders=False)
         return merge(keys, np.concatenate(chunks_c))
 
