@@ -44,7 +44,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from search.core.contract import Deadline, GridcpError, add_effort
+from search.core.contract import CheckReport, Deadline, GridcpError, Status, add_effort
 from search.numberlink.generate import board_of_paths
 from search.numberlink.grade import GRADES, PROBES, Deduction, Grade, grade, lookahead
 from search.numberlink.model import Cell, Numberlink, Solution
@@ -162,6 +162,16 @@ class _Steer:
         self.cuts += 1
         return True
 
+    def _check(self, puzzle: Numberlink) -> CheckReport:
+        """``check`` within the user's time limit; a check stopped by it stops
+        the steering (a move is never judged by the clock)."""
+        report = check(puzzle, backend=self.backend, budget=self.budget,
+                       time_limit=self.deadline.remaining())
+        add_effort(self.effort, {f"check.{k}": v for k, v in report.effort.items()})
+        if report.status is Status.LIMIT and self.deadline.expired():  # (not UNDECIDED)
+            raise GridcpError("no puzzle of the difficulty asked within the time limit")
+        return report
+
     def _climb(self, target: int, now: Grade) -> Grade | None:
         """Slides and merges, in a random order, kept while the board stays
         well-designed, no harder than ``target`` and no easier than now (the
@@ -179,9 +189,7 @@ class _Steer:
             proof = lenient_proof(puzzle)
             report = None
             if proof is None or proof.edges != solution.edges:
-                report = check(puzzle, backend=self.backend, budget=self.budget,
-                               time_limit=self.deadline.remaining())
-                add_effort(self.effort, {f"check.{k}": v for k, v in report.effort.items()})
+                report = self._check(puzzle)
                 if not report.ok:
                     continue
             self.proved_by = DEDUCED if report is None else report.engine
@@ -309,9 +317,7 @@ class _HardRepair(_Steer):
         for _ in range(HARD_ROUNDS):
             if now.level != target:
                 return None
-            report = check(self.puzzle, backend=self.backend, budget=self.budget,
-                           time_limit=self.deadline.remaining())
-            add_effort(self.effort, {f"check.{k}": v for k, v in report.effort.items()})
+            report = self._check(self.puzzle)
             if report.ok:
                 self.proved_by = report.engine
                 return now
