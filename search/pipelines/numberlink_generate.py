@@ -50,7 +50,7 @@ from search.core.limits import check_cells
 from search.core.outputs import generated, out_dir, write_file
 from search.numberlink import KIND
 from search.numberlink.detour import Shape, Window, put_back, restrict, windows
-from search.numberlink.generate import SeedGenerator, board_of_paths, seed_board
+from search.numberlink.generate import SeedGenerator, cut, parted, seed_board
 from search.numberlink.grade import GRADES
 from search.numberlink.io import format_puzzle, format_solution, solution_json
 from search.numberlink.model import Cell, Numberlink, Solution
@@ -113,28 +113,6 @@ class Made:
         return self.report.engine if self.report is not None else ""
 
 
-def _cuttable(solution: Solution, other: Solution) -> list[tuple[int, int]]:
-    """(path, step) pairs where ``solution`` takes a step that ``other`` does not,
-    leaving at least two cells on each side of the cut."""
-    theirs = other.edges
-    out = []
-    for p, path in enumerate(solution.paths):
-        for i in range(1, len(path) - 2):
-            if frozenset((path[i], path[i + 1])) not in theirs:
-                out.append((p, i))
-    return out
-
-
-def _cut(height: int, width: int, solution: Solution, where: dict[int, int],
-         blocked: frozenset[Cell]) -> tuple[Numberlink, Solution]:
-    """The board with each path p of ``where`` cut after its step ``where[p]``."""
-    paths = []
-    for p, path in enumerate(solution.paths):
-        i = where.get(p)
-        paths += [list(path)] if i is None else [list(path[: i + 1]), list(path[i + 1:])]
-    return board_of_paths(height, width, paths, blocked)
-
-
 class _Repair:
     """One drawn board under repair: its puzzle, its solution S, the sweep's
     queue of windows, and the work spent."""
@@ -153,7 +131,7 @@ class _Repair:
         paths (one cut rules it out; more rule out its neighbours too, for
         fewer checks); False if no step of S can be cut there (both halves
         need two cells)."""
-        where = _cuttable(self.solution, other)
+        where = parted(self.solution, other)
         if not where:
             return False
         self.rng.shuffle(where)
@@ -173,8 +151,7 @@ class _Repair:
 
     def _cut_at(self, where: dict[int, int]) -> None:
         ends = [self.solution.paths[p][j] for p, i in where.items() for j in (i, i + 1)]
-        self.puzzle, self.solution = _cut(self.puzzle.height, self.puzzle.width,
-                                          self.solution, where, self.puzzle.blocked)
+        self.puzzle, self.solution = cut(self.puzzle, self.solution, where)
         self.cuts += len(where)
         self.queue += [w for w in self.all if any(_holds(w, cell) for cell in ends)]
 
@@ -266,11 +243,10 @@ def seed_well_designed(height: int, width: int, seed: int, *, backend: str = "se
                 if found.solutions:
                     return puzzle, solution, boards
                 break  # cannot happen (the board's own solution exists); draw again
-            cuts = _cuttable(solution, others[0])
+            cuts = parted(solution, others[0])
             if not cuts:
                 break
-            puzzle, solution = _cut(height, width, solution, dict([rng.choice(cuts)]),
-                                    puzzle.blocked)
+            puzzle, solution = cut(puzzle, solution, dict([rng.choice(cuts)]))
 
 
 # ---------------------------------------------------------------- command line
