@@ -80,17 +80,16 @@ class Design:
     # with 8 cuts against 63 with 3)
     cuts: int = 3
     cells_per_cut: int = 120
-    # the check's first look at the proof grows with the board: its
-    # ``glance_proof_time`` for each ``cells_per_glance`` cells (40x40, seeds
-    # 69002-69003: with 1 deterministic s, 11 of their 25 checks ran out
-    # and each cost a cut and another check)
-    cells_per_glance: int = 400
     # The check's own budget.  Its first look at the proof (``proof
     # (glance)``, CP-SAT right after the cover) gets the most: on a swept
     # board it either proves the board or finds the second solution that the
-    # next cut needs.  The detours (the sweep looked there already) and the
-    # steps after the second cover (long proofs) do not run: an undecided
-    # check costs a cut (more pairs make the proof shorter), not a long proof.
+    # next cut needs; it grows with the board, its ``glance_proof_time`` for
+    # each ``proof_cells`` cells, as the check's later proofs do (40x40, seeds
+    # 69002-69003: with 1 deterministic s, 11 of their 25 checks ran out and
+    # each cost a cut and another check).  The detours (the sweep looked
+    # there already) and the steps after the second cover (long proofs) do not
+    # run: an undecided check costs a cut (more pairs make the proof
+    # shorter), not a long proof.
     check: Budget = field(default_factory=lambda: Budget(
         glance_proof_time=1.0, large_states=1, full_window_states=0, thorough=False))
 
@@ -192,7 +191,7 @@ def well_designed(height: int, width: int, seed: int, *, pairs: int | None = Non
     rng = random.Random(seed)
     cuts = max(design.cuts, round(height * width / design.cells_per_cut))
     budget = replace(design.check, glance_proof_time=design.check.glance_proof_time
-                     * max(1.0, height * width / design.cells_per_glance))
+                     * max(1.0, height * width / design.check.proof_cells))
     effort: dict[str, float] = {}
     checks = 0
     for drawn in range(1, design.boards + 1):
