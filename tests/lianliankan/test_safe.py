@@ -9,10 +9,15 @@ import random
 import subprocess
 import sys
 
+from search.core.compiled import source
+from search.core.contract import Deadline
 from search.lab.oracles.lianliankan import clearable, random_board
-from search.lianliankan.safe import safe_removals
+from search.lianliankan.gravity import GravitySearch
+from search.lianliankan.safe import pictures, safe_plan, safe_removals
 from search.lianliankan.verify import fewest_turns
 from tests.conftest import ROOT
+
+kernel = source("search.lianliankan.gravity_kernel")  # its loop's rule, callable
 
 
 def test_safe_removals_keep_the_verdict() -> None:
@@ -29,6 +34,40 @@ def test_safe_removals_keep_the_verdict() -> None:
         assert replay.grid == after.grid
         assert clearable(after) == clearable(b), b
     assert played > 50
+
+
+def kernel_safe_move(search: GravitySearch) -> tuple[int, int] | None:
+    """The kernel's ``safe_move`` on the search's board: its first move, or None."""
+    f = search.field
+    found = kernel.safe_move(search.cells, f.stride, f.height, f.width, f.turns, f.gravity,
+                             search.pictures, search.count, search.tiles, search.work,
+                             search.mark, search.queue, search.st, search.mv, 0)
+    return (search.mv[0], search.mv[1]) if found else None
+
+
+def python_safe_move(search: GravitySearch) -> tuple[int, int] | None:
+    """The first move of ``safe``'s plan for the first safe picture the kernel
+    would try (pictures in the kernel's numbering, of at most SAFE_MAX tiles)."""
+    for _, tiles in sorted(pictures(search.field).items()):
+        if len(tiles) <= kernel.SAFE_MAX:
+            plan = safe_plan(search.field, tiles)
+            if plan is not None:
+                return plan[0][0], plan[0][1]
+    return None
+
+
+def test_the_kernel_plays_the_same_safe_rule() -> None:
+    rng = random.Random(37)
+    found = none = 0
+    for _ in range(600):
+        board = dataclasses.replace(random_board(rng, rng.choice((4, 5, 6))),
+                                    gravity=rng.random() < 0.8)
+        search = GravitySearch(board, Deadline(None))
+        ours = python_safe_move(search)
+        assert kernel_safe_move(search) == ours, board
+        found += ours is not None
+        none += ours is None and bool(board.tiles)
+    assert found > 100 and none > 50  # both answers are tested
 
 
 def test_the_cpsat_backend_does_not_load_the_gravity_search() -> None:
