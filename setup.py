@@ -7,18 +7,18 @@ build fails, the install goes on with one line of warning and the same ``.py`` r
 interpreted (``search.core.compiled``).  Release wheels are built with a compiler.
 """
 
+import runpy
 import sys
+from pathlib import Path
 
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
-# The one list of compiled kernels (a kernel module is a .py with a .pxd beside it).
-KERNELS = [
-    "search.futoshiki.kernel",
-    "search.futoshiki.countdp.kernel",
-    "search.lianliankan.gravity_kernel",
-    "search.numberlink.links_kernel",
-]
+HERE = Path(__file__).resolve().parent
+# The compiled kernels: each .py with a .pxd beside it under search/, found by the
+# same function that ``gridcp --version`` reports from (run from its file: stdlib only,
+# so the build need not import the package).
+KERNELS = runpy.run_path(str(HERE / "search" / "core" / "compiled.py"))["kernels"]()
 
 DIRECTIVES = {
     "language_level": 3,
@@ -82,4 +82,5 @@ def extensions() -> list:
         return []
 
 
-setup(ext_modules=extensions(), cmdclass={"build_ext": OptionalBuild})
+if __name__ == "__main__":  # (the build runs it so; a test reads KERNELS alone)
+    setup(ext_modules=extensions(), cmdclass={"build_ext": OptionalBuild})

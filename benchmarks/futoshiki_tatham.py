@@ -61,6 +61,7 @@ from search.futoshiki.generate import generate_graded  # noqa: E402
 from search.futoshiki.grade import GRADES, grade  # noqa: E402
 from search.futoshiki.io import parse  # noqa: E402
 from search.futoshiki.propagate import PropagateBackend  # noqa: E402
+from search.lab.cpu import run_timed  # noqa: E402
 
 # Reads game IDs on stdin; prints per ID: the grade (lowest level whose
 # solver_state is 1), the full solver's verdict and the median in-process
@@ -333,13 +334,9 @@ def startup_section(runs: int) -> None:
                        check=True)
         walls, cpus = [], []
         for _ in range(runs):
-            before = resource.getrusage(resource.RUSAGE_CHILDREN)
-            start = time.perf_counter()
-            subprocess.run(command, cwd=ROOT, env={**env, **extra}, capture_output=True,
-                           check=True)
-            walls.append(time.perf_counter() - start)
-            after = resource.getrusage(resource.RUSAGE_CHILDREN)
-            cpus.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+            timed = run_timed(command, cwd=ROOT, env={**env, **extra}, check=True)
+            walls.append(timed.wall)
+            cpus.append(timed.cpu)
         rows.append([name, f"{1000 * statistics.median(cpus):.0f}",
                      f"{1000 * min(cpus):.0f}", f"{1000 * statistics.median(walls):.0f}"])
     print("## Start-up, whole process (ms)\n")

@@ -45,7 +45,7 @@ sys.path.insert(0, str(ROOT))
 
 import search.lianliankan.solver as solver_module  # noqa: E402
 from cpmodels.lianliankan import CpSatBackend  # noqa: E402
-from search.core.contract import Deadline, LimitReached  # noqa: E402
+from search.lab.cpu import CpuDeadline  # noqa: E402
 from search.lianliankan.generate import full_fill  # noqa: E402
 from search.lianliankan.kshisen import kshisen_solvable  # noqa: E402
 from search.lianliankan.model import Board  # noqa: E402
@@ -86,21 +86,6 @@ def _spread(name: str, values: list[float]) -> dict[str, float]:
 def _full(width: int, height: int, seed: int) -> Board:
     return Board(full_fill(width, height, width * height // 4, random.Random(seed)),
                  border=True, gravity=True)
-
-
-class CpuDeadline(Deadline):
-    """A budget of this process's CPU seconds (``--cpu-limit``), for figures
-    that the machine's load does not shrink."""
-
-    def __init__(self, seconds: float | None):
-        self.end = None if seconds is None else time.process_time() + seconds
-
-    def expired(self) -> bool:
-        return self.end is not None and time.process_time() >= self.end
-
-    def check(self) -> None:
-        if self.expired():
-            raise LimitReached
 
 
 PROGRESS: list[str] = []  # a file that gets one JSON line per board, if any

@@ -39,7 +39,6 @@ import csv
 import json
 import os
 import re
-import resource
 import statistics
 import subprocess
 import sys
@@ -50,6 +49,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from search.lab.cpu import run_timed  # noqa: E402
 from search.lab.peers import DdNumlin  # noqa: E402
 from search.numberlink.frontier import FrontierBackend  # noqa: E402
 from search.numberlink.io import parse  # noqa: E402
@@ -70,13 +70,9 @@ def expected() -> dict[str, dict[str, str]]:
 
 def child(command: list[str]) -> tuple[subprocess.CompletedProcess, float, float]:
     """Run a whole process: (its result, wall seconds, its CPU seconds)."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    done = subprocess.run(command, capture_output=True, text=True)
-    wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return done, wall, cpu
+    timed = run_timed(command, text=True)
+    assert timed.done is not None  # (no timeout)
+    return timed.done, timed.wall, timed.cpu
 
 
 def measure(path: Path, rule: str, runs: int, ddnumlin: str, process: bool) -> dict:

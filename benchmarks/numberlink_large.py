@@ -26,18 +26,16 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from search.lab.cpu import run_timed  # noqa: E402
 from search.numberlink.io import (  # noqa: E402
     BLOCK,
     Grid,
@@ -57,13 +55,6 @@ SIGMA = [chr(c) for c in range(0x21, 0x7F) if chr(c) not in ".#"] + \
         [chr(c) for c in range(0xC0, 0x2000)]
 
 
-def child_cpu() -> float:
-    """User + system CPU seconds of the finished children so far (a child's
-    own reading of its clock is coarse under a CPU cap: time it from outside)."""
-    used = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return used.ru_utime + used.ru_stime
-
-
 def go_text(puzzle: Numberlink) -> str:
     rows = [["#" if (r, c) in puzzle.blocked else "." for c in range(puzzle.width)]
             for r in range(puzzle.height)]
@@ -76,9 +67,9 @@ def go_text(puzzle: Numberlink) -> str:
 def run_gridcp(file: Path, puzzle: Numberlink, time_limit: float, lenient: bool) -> dict:
     command = [sys.executable, "-m", "search", "solve", "--json", "--time-limit",
                str(time_limit), str(file)] + (["--lenient"] if lenient else [])
-    start, cpu = time.perf_counter(), child_cpu()
-    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
-    wall, cpu = time.perf_counter() - start, child_cpu() - cpu
+    timed = run_timed(command, cwd=ROOT, text=True)
+    done, wall, cpu = timed.done, timed.wall, timed.cpu
+    assert done is not None  # (no timeout: the child has its own limit)
     try:
         answer = json.loads(done.stdout.splitlines()[0])
     except (IndexError, json.JSONDecodeError):
@@ -94,14 +85,11 @@ def run_gridcp(file: Path, puzzle: Numberlink, time_limit: float, lenient: bool)
 
 
 def run_go(binary: Path, puzzle: Numberlink, time_limit: float) -> dict:
-    start, cpu = time.perf_counter(), child_cpu()
-    try:
-        done = subprocess.run([str(binary), "-calls"], input=go_text(puzzle), capture_output=True,
-                              text=True, timeout=time_limit)
-    except subprocess.TimeoutExpired:
-        return {"status": "LIMIT", "wall": time.perf_counter() - start,
-                "cpu": child_cpu() - cpu}
-    wall, cpu = time.perf_counter() - start, child_cpu() - cpu
+    timed = run_timed([str(binary), "-calls"], input=go_text(puzzle), text=True,
+                      timeout=time_limit)
+    done, wall, cpu = timed.done, timed.wall, timed.cpu
+    if done is None:
+        return {"status": "LIMIT", "wall": wall, "cpu": cpu}
     lines = done.stdout.splitlines()
     calls = next((int(line.split()[1]) for line in lines if line.startswith("Called")), None)
     if any(line.startswith("IMPOSSIBLE") for line in lines):

@@ -22,8 +22,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import resource
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -32,6 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from cpmodels.numberlink.sat import SatBackend  # noqa: E402
+from search.lab.cpu import run_timed  # noqa: E402
 from search.numberlink.io import format_puzzle, parse  # noqa: E402
 from search.numberlink.model import Numberlink, Solution  # noqa: E402
 from search.numberlink.paths_gen import large_board  # noqa: E402
@@ -99,13 +98,10 @@ def run_sat(file: Path, puzzle: Numberlink, args: argparse.Namespace) -> tuple:
 def run_auto(file: Path, puzzle: Numberlink, args: argparse.Namespace) -> tuple:
     command = [sys.executable, "-m", "search", "solve", "--json", "--lenient",
                "--time-limit", str(args.time_limit), str(file)]
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
-    wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
-    answer = json.loads(done.stdout)
+    timed = run_timed(command, cwd=ROOT, text=True)
+    wall, cpu = timed.wall, timed.cpu
+    assert timed.done is not None  # (no timeout: the child has its own limit)
+    answer = json.loads(timed.done.stdout)
     found = None
     if answer.get("solution"):  # the paths in the order of the pairs, cell by cell
         found = Solution(tuple(tuple(map(tuple, path)) for _, path in answer["solution"]["paths"]))

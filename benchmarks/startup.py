@@ -29,15 +29,16 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
 import shutil
 import statistics
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from search.lab.cpu import run_timed  # noqa: E402
+
 FUTOSHIKI_4X4 = ROOT / "instances" / "futoshiki" / "tatham" / "u04_trivial_1.tatham"
 DEAL_18X8 = ROOT / "instances" / "lianliankan" / "generated" / "b18x8-0.llk"
 
@@ -64,15 +65,13 @@ def commands(console: bool, compiled: bool, site: bool = True
 
 def child_cpu(argv: list[str], env: dict[str, str]) -> tuple[float, float]:
     """One run: the child's CPU seconds (user + system) and the wall seconds."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    done = subprocess.run(argv, cwd=ROOT, env=env, capture_output=True)
-    wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    timed = run_timed(argv, cwd=ROOT, env=env)
+    done = timed.done
+    assert done is not None  # (no timeout)
     if done.returncode not in (0, 1):  # 1: a hint's "every move loses" is an answer
         raise SystemExit(f"{' '.join(argv)} exited {done.returncode}: "
                          f"{done.stderr.decode(errors='replace').strip()}")
-    return after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime, wall
+    return timed.cpu, timed.wall
 
 
 def main(argv: list[str] | None = None) -> int:

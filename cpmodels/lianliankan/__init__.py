@@ -50,9 +50,9 @@ from cpmodels.lianliankan.stacks import StackModel, packed
 from search.core.contract import Deadline, LimitReached, SolveResult, Status, Unsupported
 from search.lianliankan.backend import LianliankanBackend
 from search.lianliankan.deadend import removable
-from search.lianliankan.gravity import safe_removals
 from search.lianliankan.model import Board, Cell, Move, Solution
 from search.lianliankan.paths import Field
+from search.lianliankan.safe import safe_removals
 from search.lianliankan.solver import clearing, dead_pairs
 
 # ---------------------------------------------------------------- safe moves

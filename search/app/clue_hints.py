@@ -17,7 +17,7 @@ says.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from search.app.arguments import NO, UNDECIDED, YES
@@ -28,6 +28,8 @@ from search.futoshiki.hint import forced_value
 from search.numberlink.grade import forced_link
 
 KINDS = ("numberlink", "futoshiki")
+NOTHING = "NOTHING TO DO"  # headlines said in more than one place
+NO_FORCED = "NO FORCED MOVE"
 
 
 @dataclass(frozen=True)
@@ -35,14 +37,22 @@ class Move:
     """What the hint says: ``status`` SOLVED (a move, or none left to make),
     LIMIT (no forced move, or the time limit), UNSAT / MULTIPLE (``--solve`` on
     a puzzle without one solution), INVALID (givens that break the rules);
-    ``how`` names the rule or the engine."""
+    ``label`` the headline; ``how`` names the rule (``deduced``: the move
+    follows from it) or the engine; ``reasons`` the lines of the message (one,
+    or INVALID's reasons)."""
 
     status: Status
+    label: str
     move: dict[str, Any] = field(default_factory=dict)
     how: str = ""
-    reason: str = ""
+    deduced: bool = False
+    reasons: tuple[str, ...] = ()
     wall: float = 0.0
     effort: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def reason(self) -> str:
+        return "; ".join(self.reasons)
 
 
 def answer(name: str, kind_: PuzzleKind, puzzle: Any, args: Any) -> tuple[dict, str, int]:
@@ -52,20 +62,21 @@ def answer(name: str, kind_: PuzzleKind, puzzle: Any, args: Any) -> tuple[dict, 
     try:
         with watchdog(args.time_limit):
             if reasons:  # as solve says: the givens break the rules, no move follows
-                found = Move(Status.INVALID, reason="; ".join(reasons))
+                found = Move(Status.INVALID, "INVALID", reasons=tuple(reasons))
             elif kind_.name == "futoshiki" and puzzle.complete:
-                found = Move(Status.SOLVED, reason="every cell is given: nothing to place")
+                found = Move(Status.SOLVED, NOTHING,
+                             reasons=("every cell is given: nothing to place",))
             else:
                 found = _deduced(kind_, puzzle)
             if found is None and getattr(args, "solve", False):
                 found = _solver_move(kind_, puzzle, args)
     except (Overtime, LimitReached):
-        found = Move(Status.LIMIT, reason=f"stopped at the time limit ({args.time_limit:g} s)")
+        found = Move(Status.LIMIT, "LIMIT",
+                     reasons=(f"stopped at the time limit ({args.time_limit:g} s)",))
     if found is None:
-        found = Move(Status.LIMIT, reason="no forced move: the deductions find none "
-                     "(--solve gives a step of the solution)")
-    found = Move(found.status, found.move, found.how, found.reason,
-                 time.perf_counter() - start, found.effort)
+        found = Move(Status.LIMIT, NO_FORCED, reasons=(
+            "no forced move: the deductions find none (--solve gives a step of the solution)",))
+    found = replace(found, wall=time.perf_counter() - start)
     code = {Status.SOLVED: YES, Status.LIMIT: UNDECIDED}.get(found.status, NO)
     return _json(name, kind_, found), _text(name, kind_, found), code
 
@@ -76,12 +87,12 @@ def _deduced(kind_: PuzzleKind, puzzle: Any) -> Move | None:
         if link is None:
             return None
         move = {"cell": list(link.cell), "next": list(link.next), "label": link.label}
-        return Move(Status.SOLVED, move, link.rule, link.reason)
+        return Move(Status.SOLVED, "FORCED LINK", move, link.rule, True, (link.reason,))
     value = forced_value(puzzle)
     if value is None:
         return None
-    return Move(Status.SOLVED, {"cell": list(value.cell), "value": value.value},
-                value.rule, f"by {value.rule} (Tatham's {value.grade} level)")
+    return Move(Status.SOLVED, "FORCED VALUE", {"cell": list(value.cell), "value": value.value},
+                value.rule, True, (f"by {value.rule} (Tatham's {value.grade} level)",))
 
 
 def _solver_move(kind_: PuzzleKind, puzzle: Any, args: Any) -> Move:
@@ -100,14 +111,15 @@ def _solver_move(kind_: PuzzleKind, puzzle: Any, args: Any) -> Move:
             == kind_.call("key", puzzle, result.solutions[1])):
         raise AssertionError(f"{backend} says MULTIPLE without two distinct solutions")
     if result.status is not Status.UNIQUE:
-        words = {Status.UNSAT: "the puzzle has no solution",
-                 Status.MULTIPLE: "the puzzle has several solutions: no move follows"}
-        return Move(result.status, how=backend, effort=effort,
-                    reason=words.get(result.status, "the solver stopped undecided"))
+        said = {Status.UNSAT: ("NO SOLUTION", "the puzzle has no solution"),
+                Status.MULTIPLE: ("SEVERAL SOLUTIONS",
+                                  "the puzzle has several solutions: no move follows")}
+        label, why = said.get(result.status, (NO_FORCED, "the solver stopped undecided"))
+        return Move(result.status, label, how=backend, reasons=(why,), effort=effort)
     solution = result.solutions[0]
     if kind_.name == "numberlink" and not solution.paths:  # lenient, and no pairs
-        return Move(Status.SOLVED, how=backend, effort=effort,
-                    reason="the board has no pairs: nothing to link")
+        return Move(Status.SOLVED, NOTHING, how=backend, effort=effort,
+                    reasons=("the board has no pairs: nothing to link",))
     if kind_.name == "numberlink":
         path = solution.paths[0]
         move = {"cell": list(path[0]), "next": list(path[1]), "label": puzzle.pairs[0].label}
@@ -115,8 +127,9 @@ def _solver_move(kind_: PuzzleKind, puzzle: Any, args: Any) -> Move:
         n = puzzle.n
         i = next(i for i in range(n * n) if not puzzle.givens[i // n][i % n])
         move = {"cell": [i // n, i % n], "value": solution.grid[i // n][i % n]}
-    return Move(Status.SOLVED, move, backend, f"a step of the unique solution (proved by "
-                f"{backend}); no deduction gives one", effort=effort)
+    return Move(Status.SOLVED, "SOLVER'S MOVE", move, backend, reasons=(
+        f"a step of the unique solution (proved by {backend}); no deduction gives one",),
+        effort=effort)
 
 
 def _unique_backend(kind_: PuzzleKind, rules: frozenset[str]) -> str:
@@ -133,27 +146,17 @@ def _json(name: str, kind_: PuzzleKind, found: Move) -> dict[str, Any]:
     if found.move:
         out["move"] = found.move
     if found.how:
-        out["rule" if found.status is Status.SOLVED and found.move
-            and "solution" not in found.reason
-            else "engine"] = found.how
+        out["rule" if found.deduced else "engine"] = found.how
     out["message"] = found.reason
     if found.status is Status.INVALID:  # the list solve gives
-        out["reasons"] = found.reason.split("; ")
+        out["reasons"] = list(found.reasons)
     out.update(wall=round(found.wall, 6), effort=found.effort)
     return out
 
 
 def _text(name: str, kind_: PuzzleKind, found: Move) -> str:
-    what = {Status.SOLVED: "FORCED" if "solution" not in found.reason else "SOLVER'S MOVE",
-            Status.LIMIT: "NO FORCED MOVE" if "time limit" not in found.reason else "LIMIT",
-            Status.UNSAT: "NO SOLUTION", Status.MULTIPLE: "SEVERAL SOLUTIONS",
-            Status.INVALID: "INVALID"}[found.status]
-    if found.status is Status.SOLVED and not found.move:
-        what = "NOTHING TO DO"
-    if what == "FORCED":
-        what = "FORCED LINK" if kind_.name == "numberlink" else "FORCED VALUE"
     figures = ", ".join(([found.how] if found.how else []) + [f"{found.wall:.3f} s"])
-    lines = [f"{name}: {what} ({figures})"]
+    lines = [f"{name}: {found.label} ({figures})"]
     move = found.move
     if move and kind_.name == "numberlink":
         path = f", path {move['label']}" if move["label"] is not None else ""
@@ -161,6 +164,5 @@ def _text(name: str, kind_: PuzzleKind, found: Move) -> str:
                      f"({move['next'][0]},{move['next'][1]}){path}")
     elif move:
         lines.append(f"  move: ({move['cell'][0]},{move['cell'][1]}) = {move['value']}")
-    reasons = found.reason.split("; ") if found.status is Status.INVALID else [found.reason]
-    lines += [f"  {reason}" for reason in reasons]
+    lines += [f"  {reason}" for reason in found.reasons]
     return "\n".join(lines)

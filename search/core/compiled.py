@@ -2,10 +2,11 @@
 
 A kernel is a plain ``.py`` module of the search package with the C types of its
 hot loops in an augmenting ``.pxd`` beside it (Cython's pure-Python mode; the
-``.pxd`` is what makes a module a kernel, and ``setup.py``'s ``KERNELS`` lists
-them for the build).  Where a C compiler and Cython were present at install, the
-extension sits beside the ``.py`` and Python's import system prefers it; where
-the build failed, the ``.py`` is the module.  Both are the same algorithm, so
+``.pxd`` is what makes a module a kernel: ``kernels`` finds them, for
+``setup.py``'s build and ``gridcp --version`` alike).  Where a C compiler and
+Cython were present at install, the extension sits beside the ``.py`` and
+Python's import system prefers it; where the build failed, the ``.py`` is the
+module.  Both are the same algorithm, so
 answers, node counts and solutions do not depend on which one runs.
 
 ``GRIDCP_PURE=1`` in the environment makes ``load`` return the ``.py``

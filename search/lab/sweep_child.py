@@ -33,6 +33,7 @@ from search.core.contract import Unsupported
 from search.core.limits import limit_memory
 from search.core.processes import PARENT_ENV, die_with_parent
 from search.core.registry import kind, load
+from search.lab.cpu import cpu_seconds
 from search.lab.crosscheck import run_task, with_backends
 from search.lab.peers import run_peer
 from search.lab.results import digest
@@ -72,13 +73,6 @@ def run(spec: dict[str, Any]) -> dict[str, Any]:
     if len(outcome.keys) == 1 or (outcome.keys and spec["task"] != "check"):
         out["key"] = digest(outcome.keys[0])  # a check's one solution, not one of two
     return {**out, **timing}
-
-
-def cpu_seconds() -> float:
-    """User + system seconds of this process (all its threads) and its reaped children."""
-    own = resource.getrusage(resource.RUSAGE_SELF)
-    children = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
 def peak_mib() -> float:

@@ -11,13 +11,14 @@ search stands on (a removal only empties cells) fail.  What stays true:
 * the tiles below a tile alone decide where it is: removing tiles that have
   nothing but one another above them moves no other tile.
 
-Hence the **safe removal** (``safe_removals``, which CP-SAT plays before its
-model): when every tile left of one picture sits in the upper part of its
-column (no tile of another picture above it) and those tiles can all go now,
-among themselves, playing them first is safe.  In any clearing, every other
-tile stays where it would have been at every step (nothing below it changed),
-and the picture's cells are empty instead of full, so every other line
-still holds.
+Hence the **safe removal** (``safe.safe_removals``, which CP-SAT plays
+before its model; the kernel's ``safe_move`` plays it in the search): when
+every tile left of one picture sits in the upper part of its column (no tile
+of another picture above it) and those tiles can all go now, among
+themselves, playing them first is safe.  In any clearing, every other tile
+stays where it would have been at every step (nothing below it changed), and
+the picture's cells are empty instead of full, so every other line still
+holds.
 
 **The table.**  A board proven not to clear goes into a table keyed by two
 64-bit Zobrist hashes of its cells, so no board is searched twice, whatever
@@ -62,9 +63,6 @@ ZOBRIST_SEED = 0x5EED
 # the search's hot loop: compiled where built (search.core.compiled)
 kernel = load("search.lianliankan.gravity_kernel")
 
-Pair = tuple[int, int, tuple[int, ...]]  # two tiles (flat indices) and the corners of a line
-
-
 def _zeros(n: int) -> array:
     return array("q", bytes(8 * n))
 
@@ -90,7 +88,7 @@ class GravitySearch:
         self.st = _zeros(kernel.ST_SIZE)
         self.st[kernel.TILES] = tiles
         self.st[kernel.RNG] = (seed * 2654435761 + 1) & 0x7FFFFFFF
-        self.zobrist = _zeros(0)  # drawn by run (safe_removals needs none)
+        self.zobrist = _zeros(0)  # drawn by run (pairs needs none)
         self.table = _zeros(2 * FIRST_TABLE)
         self.mv = _zeros(2 * FIRST_MOVES)
         self.score = _zeros(FIRST_MOVES)
@@ -216,89 +214,6 @@ class GravitySearch:
                 return [(self.mv[2 * j], self.mv[2 * j + 1]) for j in range(n)]
             self.mv.extend(_zeros(len(self.mv)))
             self.score.extend(_zeros(len(self.score)))
-
-    # ------------------------------------------------------------ moves
-
-    def _pictures(self) -> dict[int, list[int]]:
-        field = self.field
-        cells = field.cells
-        by_picture: dict[int, list[int]] = {}
-        for i in field.tiles():
-            by_picture.setdefault(cells[i], []).append(i)
-        return by_picture
-
-    # ------------------------------------------------------------ safe removals
-
-    def _close(self, pictures: dict[int, list[int]]) -> list[Move]:
-        """Play every safe picture (see the module's doc) until none is left."""
-        field = self.field
-        played: list[Move] = []
-        progress = True
-        while progress:
-            progress = False
-            if played:
-                pictures = self._pictures()
-            for tiles in pictures.values():
-                if not self._on_top(tiles):
-                    continue
-                plan = self._clear_alone(list(tiles))
-                if plan is None:
-                    continue
-                for a, b, corners in plan:
-                    played.append(field.move(a, b, corners))
-                    field.remove(a, b)
-                progress = True
-                break  # the pictures moved: read them again
-        return played
-
-    def _on_top(self, tiles: list[int]) -> bool:
-        """No tile of another picture above any of these tiles."""
-        cells, s = self.field.cells, self.field.stride
-        picture = cells[tiles[0]]
-        top = 2 * s
-        for t in tiles:
-            i = t - s
-            while i >= top:
-                if cells[i] > 0 and cells[i] != picture:
-                    return False
-                i -= s
-        return True
-
-    def _clear_alone(self, tiles: list[int]) -> list[Pair] | None:
-        """Removals, played under gravity, that clear these tiles (one picture's
-        tiles, in the upper part of their columns), or None."""
-        if not tiles:
-            return []
-        field = self.field
-        a = tiles[0]
-        for b in tiles[1:]:
-            corners = field.line(a, b)
-            if corners is None:
-                continue
-            before = field.cells[:]
-            field.remove(a, b)
-            rest = [t for t in tiles if t != a and t != b]
-            rest = self._fallen(rest, (a, b))
-            later = self._clear_alone(rest)
-            field.cells[:] = before
-            if later is not None:
-                return [(a, b, corners), *later]
-        return None
-
-    def _fallen(self, tiles: list[int], gaps: tuple[int, int]) -> list[int]:
-        """Where ``tiles`` are after the removal of ``gaps`` (each falls one
-        cell per gap below it in its column)."""
-        if not self.field.gravity:
-            return tiles
-        s = self.field.stride
-        return [t + s * sum(1 for g in gaps if g % s == t % s and g > t) for t in tiles]
-
-
-def safe_removals(board: Board) -> tuple[list[Move], Board]:
-    """The safe pictures played in turn (see the module's doc), and the board after."""
-    search = GravitySearch(board, Deadline(None))
-    moves = search._close(search._pictures())
-    return moves, search.field.board(board)
 
 
 def moves_of(board: Board) -> Iterator[Move]:

@@ -242,6 +242,8 @@ def bucket(cells, s, h, w, pictures, count, tiles):
                 count[v] += 1
 
 
+# The rule of ``safe.safe_removals``, again here: this loop cannot call Python (a test
+# holds the two to each other on random boards).
 def safe_move(cells, s, h, w, turns, gravity, pictures, count, tiles, work, mark, queue,
               st, mv, at):
     """A first move of a safe picture (gravity.py's doc: all its tiles in the

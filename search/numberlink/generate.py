@@ -129,6 +129,31 @@ def board_of_paths(height: int, width: int, paths: list[list[Cell]],
     return puzzle, Solution(tuple(ordered))
 
 
+def cut_steps(solution: Solution) -> list[tuple[int, int, frozenset[Cell]]]:
+    """The steps of ``solution`` a cut may take (path, index, step): both
+    halves keep two cells or more."""
+    return [(p, i, frozenset((path[i], path[i + 1]))) for p, path in enumerate(solution.paths)
+            for i in range(1, len(path) - 2)]
+
+
+def parted(solution: Solution, other: Solution) -> list[tuple[int, int]]:
+    """(path, index) of the steps a cut may take where ``solution`` takes a step
+    that ``other`` does not (a cut there rules ``other`` out)."""
+    theirs = other.edges
+    return [(p, i) for p, i, step in cut_steps(solution) if step not in theirs]
+
+
+def cut(puzzle: Numberlink, solution: Solution, where: dict[int, int]
+        ) -> tuple[Numberlink, Solution]:
+    """The board with each path p of ``solution`` cut after its step ``where[p]``
+    (two pairs out of one, in its place)."""
+    paths = []
+    for p, path in enumerate(solution.paths):
+        i = where.get(p)
+        paths += [list(path)] if i is None else [list(path[: i + 1]), list(path[i + 1:])]
+    return board_of_paths(puzzle.height, puzzle.width, paths, puzzle.blocked)
+
+
 def seed_board(height: int, width: int, seed: int) -> tuple[Numberlink, Solution]:
     """The seed article's generator on an h x w board with a reproducible seed."""
     return SeedGenerator(height, width, random.Random(seed)).run()

@@ -109,7 +109,7 @@ class Budget:
     # ... the whole proof (the Janko proofs and second solutions take up to 3.3)
     proof_time: float = 4.0
     # past this many open cells both proofs grow with the board, times cells /
-    # proof_cells: the generator's first look (``Design.cells_per_glance``), so
+    # proof_cells, as the generator's first look does (``Design.check``), so
     # that a re-check proves its boards before the far detours (40x40 seed
     # 83001: 48 CPU s, the lenient detours 18 of them, with 1 s; 19 s now)
     proof_cells: int = 400

@@ -45,7 +45,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from search.core.contract import CheckReport, Deadline, GridcpError, Status, add_effort
-from search.numberlink.generate import board_of_paths
+from search.numberlink.generate import board_of_paths, cut, cut_steps, parted
 from search.numberlink.grade import GRADES, PROBES, Deduction, Grade, grade, lookahead
 from search.numberlink.model import Cell, Numberlink, Solution
 from search.numberlink.paths_gen import large_board
@@ -155,10 +155,10 @@ class _Steer:
             return False
         open_steps = {frozenset((board.cell(i), board.cell(i + board.step[d])))
                       for i, d in board.open_links()}
-        where = [(p, i) for p, i, step in _steps(solution) if step in open_steps]
+        where = [(p, i) for p, i, step in cut_steps(solution) if step in open_steps]
         if not where:
             return False
-        self._set(*_split(puzzle, solution, *self.rng.choice(where)))
+        self._set(*cut(puzzle, solution, dict([self.rng.choice(where)])))
         self.cuts += 1
         return True
 
@@ -222,21 +222,6 @@ def lenient_proof(puzzle: Numberlink) -> Solution | None:
             puzzle.open_cells):
         return None
     return found
-
-
-def _steps(solution: Solution) -> list[tuple[int, int, frozenset[Cell]]]:
-    """The steps of ``solution`` a cut may take (path, index, step): both
-    halves keep two cells or more."""
-    return [(p, i, frozenset((path[i], path[i + 1]))) for p, path in enumerate(solution.paths)
-            for i in range(1, len(path) - 2)]
-
-
-def _split(puzzle: Numberlink, solution: Solution, p: int, i: int
-           ) -> tuple[Numberlink, Solution]:
-    """The board with path p of ``solution`` cut after its step i."""
-    paths = [list(path) for path in solution.paths]
-    paths[p:p + 1] = [paths[p][: i + 1], paths[p][i + 1:]]
-    return board_of_paths(puzzle.height, puzzle.width, paths, puzzle.blocked)
 
 
 def _score(found: Grade) -> tuple[int, int]:
@@ -331,11 +316,11 @@ class _HardRepair(_Steer):
         """Cut where ``other`` parts from S: of up to ``HARD_CUTS`` such steps
         (in a random order), the one whose board stays at ``target`` with
         the most probes; the grade of the board (None if no cut is left)."""
-        where = [(p, i) for p, i, step in _steps(self.solution) if step not in other.edges]
+        where = parted(self.solution, other)
         self.rng.shuffle(where)
         best: tuple[Grade, Numberlink, Solution] | None = None
         for p, i in where[:HARD_CUTS]:
-            puzzle, solution = _split(self.puzzle, self.solution, p, i)
+            puzzle, solution = cut(self.puzzle, self.solution, {p: i})
             found = self._grade(puzzle)
             if found.level == target and (best is None or _score(found) > _score(best[0])):
                 best = (found, puzzle, solution)

@@ -50,7 +50,7 @@ from search.core.limits import check_cells
 from search.core.outputs import generated, out_dir, write_file
 from search.numberlink import KIND
 from search.numberlink.detour import Shape, Window, put_back, restrict, windows
-from search.numberlink.generate import SeedGenerator, board_of_paths, seed_board
+from search.numberlink.generate import SeedGenerator, cut, parted, seed_board
 from search.numberlink.grade import GRADES
 from search.numberlink.io import format_puzzle, format_solution, solution_json
 from search.numberlink.model import Cell, Numberlink, Solution
@@ -80,17 +80,16 @@ class Design:
     # with 8 cuts against 63 with 3)
     cuts: int = 3
     cells_per_cut: int = 120
-    # the check's first look at the proof grows with the board: its
-    # ``glance_proof_time`` for each ``cells_per_glance`` cells (40x40, seeds
-    # 69002-69003: with 1 deterministic s, 11 of their 25 checks ran out
-    # and each cost a cut and another check)
-    cells_per_glance: int = 400
     # The check's own budget.  Its first look at the proof (``proof
     # (glance)``, CP-SAT right after the cover) gets the most: on a swept
     # board it either proves the board or finds the second solution that the
-    # next cut needs.  The detours (the sweep looked there already) and the
-    # steps after the second cover (long proofs) do not run: an undecided
-    # check costs a cut (more pairs make the proof shorter), not a long proof.
+    # next cut needs; it grows with the board, its ``glance_proof_time`` for
+    # each ``proof_cells`` cells, as the check's later proofs do (40x40, seeds
+    # 69002-69003: with 1 deterministic s, 11 of their 25 checks ran out and
+    # each cost a cut and another check).  The detours (the sweep looked
+    # there already) and the steps after the second cover (long proofs) do not
+    # run: an undecided check costs a cut (more pairs make the proof
+    # shorter), not a long proof.
     check: Budget = field(default_factory=lambda: Budget(
         glance_proof_time=1.0, large_states=1, full_window_states=0, thorough=False))
 
@@ -113,28 +112,6 @@ class Made:
         return self.report.engine if self.report is not None else ""
 
 
-def _cuttable(solution: Solution, other: Solution) -> list[tuple[int, int]]:
-    """(path, step) pairs where ``solution`` takes a step that ``other`` does not,
-    leaving at least two cells on each side of the cut."""
-    theirs = other.edges
-    out = []
-    for p, path in enumerate(solution.paths):
-        for i in range(1, len(path) - 2):
-            if frozenset((path[i], path[i + 1])) not in theirs:
-                out.append((p, i))
-    return out
-
-
-def _cut(height: int, width: int, solution: Solution, where: dict[int, int],
-         blocked: frozenset[Cell]) -> tuple[Numberlink, Solution]:
-    """The board with each path p of ``where`` cut after its step ``where[p]``."""
-    paths = []
-    for p, path in enumerate(solution.paths):
-        i = where.get(p)
-        paths += [list(path)] if i is None else [list(path[: i + 1]), list(path[i + 1:])]
-    return board_of_paths(height, width, paths, blocked)
-
-
 class _Repair:
     """One drawn board under repair: its puzzle, its solution S, the sweep's
     queue of windows, and the work spent."""
@@ -153,7 +130,7 @@ class _Repair:
         paths (one cut rules it out; more rule out its neighbours too, for
         fewer checks); False if no step of S can be cut there (both halves
         need two cells)."""
-        where = _cuttable(self.solution, other)
+        where = parted(self.solution, other)
         if not where:
             return False
         self.rng.shuffle(where)
@@ -173,8 +150,7 @@ class _Repair:
 
     def _cut_at(self, where: dict[int, int]) -> None:
         ends = [self.solution.paths[p][j] for p, i in where.items() for j in (i, i + 1)]
-        self.puzzle, self.solution = _cut(self.puzzle.height, self.puzzle.width,
-                                          self.solution, where, self.puzzle.blocked)
+        self.puzzle, self.solution = cut(self.puzzle, self.solution, where)
         self.cuts += len(where)
         self.queue += [w for w in self.all if any(_holds(w, cell) for cell in ends)]
 
@@ -215,7 +191,7 @@ def well_designed(height: int, width: int, seed: int, *, pairs: int | None = Non
     rng = random.Random(seed)
     cuts = max(design.cuts, round(height * width / design.cells_per_cut))
     budget = replace(design.check, glance_proof_time=design.check.glance_proof_time
-                     * max(1.0, height * width / design.cells_per_glance))
+                     * max(1.0, height * width / design.check.proof_cells))
     effort: dict[str, float] = {}
     checks = 0
     for drawn in range(1, design.boards + 1):
@@ -266,11 +242,10 @@ def seed_well_designed(height: int, width: int, seed: int, *, backend: str = "se
                 if found.solutions:
                     return puzzle, solution, boards
                 break  # cannot happen (the board's own solution exists); draw again
-            cuts = _cuttable(solution, others[0])
+            cuts = parted(solution, others[0])
             if not cuts:
                 break
-            puzzle, solution = _cut(height, width, solution, dict([rng.choice(cuts)]),
-                                    puzzle.blocked)
+            puzzle, solution = cut(puzzle, solution, dict([rng.choice(cuts)]))
 
 
 # ---------------------------------------------------------------- command line

@@ -9,7 +9,8 @@ import sys
 from pathlib import Path
 from types import SimpleNamespace
 
-from search.app.clue_hints import _solver_move
+from search.app.clue_hints import Move, _json, _solver_move, _text
+from search.core.contract import Status
 from search.core.registry import kind
 from search.numberlink.grade import grade
 from search.numberlink.io import parse
@@ -123,3 +124,22 @@ def test_hint_solve_on_a_numberlink_without_pairs(tmp_path):
     assert done.returncode == 0 and out["status"] == "SOLVED" and "move" not in out
     done = gridcp("hint", "--solve", str(board))  # full cover: the open cell stays open
     assert done.returncode == 1 and "NO SOLUTION" in done.stdout
+
+
+def test_the_headline_and_the_key_come_from_the_move_not_its_words():
+    """A rule whose reason speaks of a solution is still a rule (FORCED, "rule"
+    in JSON), and a reason with "; " in it stays one line."""
+    futoshiki = kind("futoshiki")
+    forced = Move(Status.SOLVED, "FORCED VALUE", {"cell": [0, 0], "value": 1}, "pairs", True,
+                  ("by pairs: every solution has it",))
+    assert _text("f", futoshiki, forced).startswith("f: FORCED VALUE (pairs,")
+    assert _json("f", futoshiki, forced)["rule"] == "pairs"
+    solver = Move(Status.SOLVED, "SOLVER'S MOVE", {"cell": [0, 0], "value": 1}, "count-dp",
+                  reasons=("a step; of the unique solution",))
+    out = _json("f", futoshiki, solver)
+    assert out["engine"] == "count-dp" and "rule" not in out
+    assert _text("f", futoshiki, solver).splitlines()[-1] == "  a step; of the unique solution"
+    invalid = Move(Status.INVALID, "INVALID", reasons=("row 1 repeats 1; twice", "column 2"))
+    assert _json("f", futoshiki, invalid)["reasons"] == ["row 1 repeats 1; twice", "column 2"]
+    assert _text("f", futoshiki, invalid).splitlines()[1:] == ["  row 1 repeats 1; twice",
+                                                                "  column 2"]

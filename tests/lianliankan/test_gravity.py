@@ -19,7 +19,7 @@ from search.lab.oracles.lianliankan import clearable, random_board
 from search.lab.oracles.lianliankan import moves as oracle_moves
 from search.lianliankan import gravity
 from search.lianliankan.generate import BlankGame, full_fill, full_tiles, played_fill
-from search.lianliankan.gravity import GravitySearch, moves_of, safe_removals
+from search.lianliankan.gravity import GravitySearch, moves_of
 from search.lianliankan.io import parse
 from search.lianliankan.kshisen import kshisen_solvable
 from search.lianliankan.model import Board, Solution
@@ -82,22 +82,6 @@ def test_known_gravity_boards(backend: str, text: str, border: bool, clears: boo
     b = Board(grid(text), border=border, gravity=True)
     assert clearable(b) == clears
     assert solve(backend, b).status is (Status.SOLVED if clears else Status.UNSAT)
-
-
-def test_safe_removals_keep_the_verdict() -> None:
-    rng = random.Random(5)
-    played = 0
-    for _ in range(300):
-        b = dataclasses.replace(random_board(rng, 4), gravity=True)
-        moves, after = safe_removals(b)
-        played += len(moves)
-        replay = b
-        for move in moves:
-            assert fewest_turns(replay, move.a, move.b) is not None
-            replay = replay.removed(move.a, move.b)
-        assert replay.grid == after.grid
-        assert clearable(after) == clearable(b), b
-    assert played > 50
 
 
 def test_played_fill_under_gravity_clears() -> None:
