@@ -276,8 +276,8 @@ def _another(puzzle: Numberlink, cover: Solution, budget: Budget, deadline: Dead
     scale = max(1.0, len(puzzle.open_cells) / max(1, budget.proof_cells))
     return (_proof(puzzle, cover, full, budget.quick_proof_time * scale, "proof (quick)",
                    deadline, log)
-            or _route(puzzle, cover, full, budget, deadline, log)
             or _detour(puzzle.covering(), cover, FAR, "far", budget, deadline, log)
+            or _route(puzzle, cover, full, budget, deadline, log)
             or _detour(puzzle.lenient(), cover, WINDOWS, "", budget, deadline, log)
             or _proof(puzzle, cover, full, budget.proof_time * scale, "proof", deadline, log)
             or _bands(puzzle, cover, full, budget, deadline, log))
