@@ -32,15 +32,17 @@ behind each):
 5. ``detour (full cover)``: a second full cover that re-routes S inside a
    small window (``detour``).
 6. ``detour (lenient)``: a second lenient solution near S, likewise.
-7. ``proof (bands)``: step 4 split by where another solution first parts
+7. ``route``: a lenient solution other than S by the router (short paths
+   through open space, far from S, where the proofs do not look).
+8. ``proof (bands)``: step 4 split by where another solution first parts
    from S: S's steps in row-major order, cut into bands of rows; a case per
    band (S kept above it, one of its steps missed), halved where it runs out.
-8. ``bound-large``: step 1 again within ``Budget.large_states`` states.
+9. ``bound-large``: step 1 again within ``Budget.large_states`` states.
 
-Steps 3-6 run cheapest first once S is known: ``proof (glance)`` (step 4
+Steps 3-7 run cheapest first once S is known: ``proof (glance)`` (step 4
 within ``Budget.glance_proof_time``), ``detour (full cover, near)`` (the
 small windows), ``second-cover``, ``proof (quick)``, ``detour (full cover,
-far)``, ``detour (lenient)``, and ``proof`` with its whole budget.
+far)``, ``route``, ``detour (lenient)``, and ``proof`` with its whole budget.
 
 A step whose budget runs out hands over to the next; when every budget is
 spent the answer is UNDECIDED (the same on every machine), and
@@ -114,13 +116,13 @@ class Budget:
     # that a re-check proves its boards before the far detours (40x40 seed
     # 83001: 48 CPU s, the lenient detours 18 of them, with 1 s; 19 s now)
     proof_cells: int = 400
-    # step 7: rows in a band, CP-SAT deterministic s for one case, the least
+    # step 8: rows in a band, CP-SAT deterministic s for one case, the least
     # steps of S a case may be halved to, and the deterministic s of all cases
     band_rows: int = 4
     band_proof_time: float = 4.0
     band_min_steps: int = 8
     bands_time: float = 60.0
-    large_states: int = 4_000_000  # step 8
+    large_states: int = 4_000_000  # step 9
     large_cells: int = 196  # boards with this many open cells (14 x 14) skip step 1
     # steps 5 and 6: states in a level of one window's frontier (detour.WINDOW_STATES;
     # 0: the step does not run)
@@ -252,13 +254,14 @@ def _links_cover(puzzle: Numberlink, nodes: int, deadline: Deadline,
 
 def _another(puzzle: Numberlink, cover: Solution, budget: Budget, deadline: Deadline,
              log: _Log) -> Finding | None:
-    """Steps 3-6: another lenient solution than the self-avoiding full cover
+    """Steps 3-7: another lenient solution than the self-avoiding full cover
     S, or a proof there is none.  Cheapest first: a glance of the proof
     (generated boards that are well-designed mostly fall to CP-SAT's
     presolve), the detours in small windows (where a second solution of a
     generated board mostly lies: 28 of 30 20x20 and 30x30 boards within
     bands of 8), a second full cover by CP-SAT, a short proof, the detours
-    in the large windows and under the lenient rule, the whole proof."""
+    in the large windows, the router's short paths, the detours under the
+    lenient rule, the whole proof."""
     found = (_proof(puzzle, cover, None, budget.glance_proof_time, "proof (glance)",
                     deadline, log)
              or _detour(puzzle.covering(), cover, NEAR, "near", budget, deadline, log))
@@ -310,7 +313,7 @@ def _route(puzzle: Numberlink, cover: Solution, full: int | None, budget: Budget
 
 def _bound(puzzle: Numberlink, states: int, step: str, budget: Budget, deadline: Deadline,
            log: _Log) -> Finding | None:
-    """Steps 1 and 7: the frontier's self-avoiding bound B, capped at 2."""
+    """Steps 1 and 9: the frontier's self-avoiding bound B, capped at 2."""
     engine = KIND.backend("frontier", max_states=states)
     try:
         bound = engine.self_avoiding_bound(puzzle, cap=CAP, deadline=deadline)
@@ -411,7 +414,7 @@ def _proof(puzzle: Numberlink, cover: Solution, full: int | None, work: float, s
 
 def _bands(puzzle: Numberlink, cover: Solution, full: int | None, budget: Budget,
            deadline: Deadline, log: _Log) -> Finding | None:
-    """Step 7: the proof of step 4, split by where another solution T first
+    """Step 8: the proof of step 4, split by where another solution T first
     parts from S.  T misses some step of S (one that took every step of the
     full cover S would be S), so number S's steps in row-major order of their
     upper-left cell: for each range [lo, hi) of consecutive numbers, the case
