@@ -122,6 +122,9 @@ class Budget:
     band_proof_time: float = 4.0
     band_min_steps: int = 8
     bands_time: float = 60.0
+    # the same split by rings from the centre out, the cases that keep most
+    # of S first (a finder as much as a proof): the deterministic s of all cases
+    rings_time: float = 16.0
     large_states: int = 4_000_000  # step 9
     large_cells: int = 196  # boards with this many open cells (14 x 14) skip step 1
     # steps 5 and 6: states in a level of one window's frontier (detour.WINDOW_STATES;
@@ -281,6 +284,7 @@ def _another(puzzle: Numberlink, cover: Solution, budget: Budget, deadline: Dead
                    deadline, log)
             or _detour(puzzle.covering(), cover, FAR, "far", budget, deadline, log)
             or _route(puzzle, cover, full, budget, deadline, log)
+            or _rings(puzzle, cover, full, budget, deadline, log)
             or _detour(puzzle.lenient(), cover, WINDOWS, "", budget, deadline, log)
             or _proof(puzzle, cover, full, budget.proof_time * scale, "proof", deadline, log)
             or _bands(puzzle, cover, full, budget, deadline, log))
@@ -429,20 +433,61 @@ def _bands(puzzle: Numberlink, cover: Solution, full: int | None, budget: Budget
     that stays, and their cells go to ``log.open_cells``."""
     if budget.band_proof_time <= 0 or budget.bands_time <= 0:
         return None
-    from ortools.sat.python import cp_model
-
     steps = sorted((step for path in cover.paths for step in zip(path, path[1:])),
                    key=lambda step: min(step))
     band = [min(step)[0] // max(1, budget.band_rows) for step in steps]
+    return _cases(puzzle, cover, full, steps, band, "proof (bands)", budget.bands_time,
+                  False, budget, deadline, log)
+
+
+def _ring(puzzle: Numberlink, cell: tuple[int, int]) -> int:
+    """How far a cell lies inside the board: 0 on its edge."""
+    r, c = cell
+    return min(r, c, puzzle.height - 1 - r, puzzle.width - 1 - c)
+
+
+def _rings(puzzle: Numberlink, cover: Solution, full: int | None, budget: Budget,
+           deadline: Deadline, log: _Log) -> Finding | None:
+    """Step 8's split in another order: S's steps from the centre of the
+    board out (by ring, then row-major), in bands of ``band_rows`` rings, and
+    the cases taken from the last: the one that keeps all of S but its outer
+    ring first, each later case with fewer of S's steps kept.  The same
+    lemma (the cases tile every T), so all infeasible prove S the only
+    solution; the first cases, with most of S fixed, are small and settled
+    at once, and a second solution that re-routes the middle of a board
+    while its core stays is found with S's core fixed (``gen.py`` 30x30 seed
+    33309: none in 58 CPU s of the other steps; here in 4 deterministic s),
+    where the whole proof, which fixes nothing, runs out."""
+    if budget.band_proof_time <= 0 or budget.rings_time <= 0:
+        return None
+    steps = sorted((step for path in cover.paths for step in zip(path, path[1:])),
+                   key=lambda step: (-min(_ring(puzzle, c) for c in step), min(step)))
+    band = [-min(_ring(puzzle, c) for c in step) // max(1, budget.band_rows)
+            for step in steps]
+    return _cases(puzzle, cover, full, steps, band, "proof (rings)", budget.rings_time,
+                  True, budget, deadline, log)
+
+
+def _cases(puzzle: Numberlink, cover: Solution, full: int | None,
+           steps: list[tuple[tuple[int, int], tuple[int, int]]], band: list[int], name: str,
+           total: float, last_first: bool, budget: Budget, deadline: Deadline,
+           log: _Log) -> Finding | None:
+    """The cases of ``steps`` (S's steps in the order of the split), a range
+    of consecutive ``band`` numbers each; ``last_first``: the cases that keep
+    most of S run first (and so do the halves of a case).  See ``_bands``."""
+    from ortools.sat.python import cp_model
+
     cuts = [0] + [i for i in range(1, len(steps)) if band[i] != band[i - 1]] + [len(steps)]
     todo = list(zip(cuts, cuts[1:]))
+    if last_first:
+        todo.reverse()
     built = load(CIRCUIT)(puzzle.lenient(), no_self_touch=True, canonical=True)
     read = built.reader()
     spent = 0.0
     left: list[tuple[int, int]] = []
     while todo:
         lo, hi = todo.pop(0)
-        if spent >= budget.bands_time:
+        if spent >= total:
             left.append((lo, hi))
             continue
         case = built.model.clone()
@@ -451,37 +496,37 @@ def _bands(puzzle: Numberlink, cover: Solution, full: int | None, budget: Budget
             case.add_bool_and(arc[:lo])
         case.add_bool_or([~lit for lit in arc[lo:hi]])
         solver = load(MAKE_SOLVER)(time_limit=deadline.remaining(), seed=SEED)
-        solver.parameters.max_deterministic_time = min(budget.band_proof_time,
-                                                       budget.bands_time - spent)
+        solver.parameters.max_deterministic_time = min(budget.band_proof_time, total - spent)
         solver.parameters.linearization_level = 0
         status = load(SOLVE)(solver, case)
         effort = load(EFFORT)(solver)
         spent += effort["deterministic_time"]
-        rows = f"rows {min(steps[lo])[0] + 1}-{min(steps[hi - 1])[0] + 1}"
-        where = f"steps {lo}-{hi - 1} of S ({rows})"
+        rows = sorted(min(step)[0] for step in steps[lo:hi])
+        where = f"steps {lo}-{hi - 1} of S (rows {rows[0] + 1}-{rows[-1] + 1})"
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            log.add("proof (bands)", "cpsat", f"{where}: found", effort)
+            log.add(name, "cpsat", f"{where}: found", effort)
             other = read(solver)
             if covers(puzzle, other):
-                return Finding(CAP, CAP, (cover, other), "full cover", "proof (bands)", "cpsat")
-            return Finding(CAP, full, (cover, other), "lenient", "proof (bands)", "cpsat")
+                return Finding(CAP, CAP, (cover, other), "full cover", name, "cpsat")
+            return Finding(CAP, full, (cover, other), "lenient", name, "cpsat")
         if status == cp_model.INFEASIBLE:
-            log.add("proof (bands)", "cpsat", f"{where}: none", effort)
+            log.add(name, "cpsat", f"{where}: none", effort)
             continue
         if deadline.expired():
             raise LimitReached
-        log.add("proof (bands)", "cpsat", f"{where}: over budget", effort)
+        log.add(name, "cpsat", f"{where}: over budget", effort)
         if hi - lo >= 2 * budget.band_min_steps:
             mid = (lo + hi) // 2
-            todo[:0] = [(lo, mid), (mid, hi)]
+            todo[:0] = [(mid, hi), (lo, mid)] if last_first else [(lo, mid), (mid, hi)]
         else:
             left.append((lo, hi))
     if not left:
-        return Finding(1, 1, (cover,), "full cover", "proof (bands)", "cpsat")
+        return Finding(1, 1, (cover,), "full cover", name, "cpsat")
     cells = sorted({cell for lo, hi in left for step in steps[lo:hi] for cell in step})
     log.open_question = (
         "is there a lenient solution other than S (the self-avoiding full cover found) "
-        f"that keeps S's steps before one of {len(left)} ranges of its steps (row-major) "
+        f"that keeps S's steps before one of {len(left)} ranges of its steps "
+        f"({'row-major' if name == 'proof (bands)' else 'from the centre out'}) "
         "and leaves one step of that range? Its cells: "
         + " ".join(f"({r},{c})" for r, c in cells[:40])
         + (f" and {len(cells) - 40} more" if len(cells) > 40 else ""))

@@ -117,7 +117,7 @@ def test_detours_decide_when_cpsat_runs_out(monkeypatch):
     monkeypatch.setattr(check_module, "_cpsat_solve",
                         _budget_out(*CPSAT_PROOFS))
     board = parse(ONE_COVER_AND_A_DETOUR)
-    no_router = Budget(bound_states=1, route_rounds=0)
+    no_router = Budget(bound_states=1, route_rounds=0, rings_time=0)
     report = check(board, budget=no_router)
     assert report.verdict == "NOT WELL-DESIGNED: several lenient solutions"
     assert report.engine == "frontier (detour)" and _steps(report)[-1] == "detour (lenient)"
@@ -130,7 +130,7 @@ def test_detours_decide_when_cpsat_runs_out(monkeypatch):
 
 
 ONLY_ROUTER = Budget(bound_states=1, large_states=1, full_window_states=0,
-                     lenient_window_states=0, band_proof_time=0)
+                     lenient_window_states=0, band_proof_time=0)  # no bands, no rings
 
 
 def test_the_router_finds_a_second_solution_far_from_the_cover(monkeypatch):
@@ -175,6 +175,39 @@ def test_the_router_alone_matches_the_oracle(monkeypatch):
     assert routed >= 5
 
 
+ONLY_RINGS = Budget(bound_states=1, large_states=1, full_window_states=0,
+                    lenient_window_states=0, route_rounds=0, bands_time=0, band_rows=1)
+
+
+def test_the_proof_over_rings_alone_matches_the_oracle(monkeypatch):
+    """Every step after the cover out of budget but the split by rings from
+    the centre out (a ring a band): on 4 x 4 and 5 x 4 boards of two and
+    three paths, its verdict, counts and certificates against the
+    brute-force oracle; it decides boards both ways, and takes the case that
+    keeps the most of S (the outer ring's) first."""
+    monkeypatch.setattr(check_module, "_cpsat_solve", _budget_out(*CPSAT_PROOFS))
+    decided = set()
+    for seed in range(30):
+        for height, pairs in ((4, 2), (5, 3)):
+            puzzle, _ = large_board(height, 4, seed, pairs=pairs)
+            lenient = list(numberlink_solutions(puzzle.lenient()))
+            full = list(numberlink_solutions(puzzle.covering()))
+            report = check(puzzle, budget=ONLY_RINGS)
+            well = len(lenient) == 1 and len(full) == 1
+            if report.ok is not None:
+                assert report.ok is well, (seed, height, _steps(report))
+                certified(puzzle, report)
+            if report.details.get("step") != "proof (rings)":
+                continue
+            decided.add(report.ok)
+            assert report.details["lenient_solutions"] == min(len(lenient), 2)
+            first = next(s["outcome"] for s in report.details["steps"]
+                         if s["step"] == "proof (rings)")
+            last = len(puzzle.open_cells) - len(puzzle.pairs) - 1  # S's last step
+            assert first.startswith("steps ") and f"-{last} of S" in first
+    assert decided == {True, False}
+
+
 def test_the_large_frontier_pass_decides_last(monkeypatch):
     monkeypatch.setattr(check_module, "_cpsat_solve",
                         _budget_out(*CPSAT_PROOFS))
@@ -205,7 +238,7 @@ def test_the_proofs_grow_with_the_board(monkeypatch):
         return real(rules, step, work, deadline, log, **options)
     monkeypatch.setattr(check_module, "_cpsat_solve", solve)
     seed = parse(SEED.read_text())  # 7 x 7: 46 open cells
-    budget = Budget(bound_states=1, proof_cells=10)
+    budget = Budget(bound_states=1, proof_cells=10, rings_time=0)
     scale = len(seed.open_cells) / 10
     report = check(seed, budget=budget)
     assert report.ok and report.engine == "cpsat (proof)"
@@ -218,7 +251,7 @@ def test_the_proofs_grow_with_the_board(monkeypatch):
     assert dict(asked)["proof (quick)"] == budget.quick_proof_time
 
 ONLY_BANDS = Budget(bound_states=1, large_states=1, full_window_states=0,
-                    lenient_window_states=0, route_rounds=0, band_rows=1)
+                    lenient_window_states=0, route_rounds=0, rings_time=0, band_rows=1)
 
 
 @pytest.mark.parametrize("puzzle", [p.covering() for p in random_boards(11, 60)])
@@ -256,7 +289,8 @@ def test_the_proof_over_bands_halves_a_case_and_names_what_stays_open(monkeypatc
     monkeypatch.setattr(check_module, "load",
                         lambda name: solve if name == check_module.SOLVE else real_load(name))
     report = check(seed, budget=Budget(bound_states=1, large_states=1, full_window_states=0,
-                                       lenient_window_states=0, band_rows=3, band_min_steps=4))
+                                       lenient_window_states=0, route_rounds=0, rings_time=0,
+                                       band_rows=3, band_min_steps=4))
     outcomes = [s["outcome"] for s in report.details["steps"] if s["step"] == "proof (bands)"]
     assert report.ok is None and report.details["stopped_by"] == "the work budgets"
     # rows 1-3 out, halved into two halves that run out and are too short to halve again
@@ -281,7 +315,8 @@ def test_an_undecided_check_prints_its_open_question(tmp_path, capsys, monkeypat
                         lambda name: solve if name == check_module.SOLVE else real_load(name))
     monkeypatch.setattr(check_module, "check", lambda puzzle, **kw: real_check(
         puzzle, **kw, budget=Budget(bound_states=1, large_states=1, full_window_states=0,
-                                    lenient_window_states=0, band_min_steps=24)))
+                                    lenient_window_states=0, route_rounds=0, rings_time=0,
+                                    band_min_steps=24)))
     board = tmp_path / "seed.nl"
     board.write_text(SEED.read_text())
     assert main(["check", str(board)]) == 3
