@@ -37,12 +37,15 @@ behind each):
 8. ``proof (bands)``: step 4 split by where another solution first parts
    from S: S's steps in row-major order, cut into bands of rows; a case per
    band (S kept above it, one of its steps missed), halved where it runs out.
+   ``proof (rings)`` is the same split with S's steps from the centre of the
+   board out, the cases that keep most of S first; it runs after ``route``.
 9. ``bound-large``: step 1 again within ``Budget.large_states`` states.
 
 Steps 3-7 run cheapest first once S is known: ``proof (glance)`` (step 4
 within ``Budget.glance_proof_time``), ``detour (full cover, near)`` (the
 small windows), ``second-cover``, ``proof (quick)``, ``detour (full cover,
-far)``, ``route``, ``detour (lenient)``, and ``proof`` with its whole budget.
+far)``, ``route``, ``proof (rings)``, ``detour (lenient)``, and ``proof``
+with its whole budget.
 
 A step whose budget runs out hands over to the next; when every budget is
 spent the answer is UNDECIDED (the same on every machine), and
@@ -263,8 +266,8 @@ def _another(puzzle: Numberlink, cover: Solution, budget: Budget, deadline: Dead
     presolve), the detours in small windows (where a second solution of a
     generated board mostly lies: 28 of 30 20x20 and 30x30 boards within
     bands of 8), a second full cover by CP-SAT, a short proof, the detours
-    in the large windows, the router's short paths, the detours under the
-    lenient rule, the whole proof."""
+    in the large windows, the router's short paths, the split by rings,
+    the detours under the lenient rule, the whole proof."""
     found = (_proof(puzzle, cover, None, budget.glance_proof_time, "proof (glance)",
                     deadline, log)
              or _detour(puzzle.covering(), cover, NEAR, "near", budget, deadline, log))
