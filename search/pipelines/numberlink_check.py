@@ -126,7 +126,12 @@ class Budget:
     band_min_steps: int = 8
     bands_time: float = 60.0
     # the same split by rings from the centre out, the cases that keep most
-    # of S first (a finder as much as a proof): the deterministic s of all cases
+    # of S first (a finder as much as a proof): rings in a band, CP-SAT
+    # deterministic s for one case, and for all (gen.py 30x30 seed 33309's
+    # second solution: 2.7 in all with a ring a band and 2 a case; 13.0 with
+    # bands of 2 rings and 4 a case; none in 30 with 1 a case)
+    ring_band: int = 1
+    ring_case_time: float = 2.0
     rings_time: float = 16.0
     large_states: int = 4_000_000  # step 9
     large_cells: int = 196  # boards with this many open cells (14 x 14) skip step 1
@@ -439,8 +444,8 @@ def _bands(puzzle: Numberlink, cover: Solution, full: int | None, budget: Budget
     steps = sorted((step for path in cover.paths for step in zip(path, path[1:])),
                    key=lambda step: min(step))
     band = [min(step)[0] // max(1, budget.band_rows) for step in steps]
-    return _cases(puzzle, cover, full, steps, band, "proof (bands)", budget.bands_time,
-                  False, budget, deadline, log)
+    return _cases(puzzle, cover, full, steps, band, "proof (bands)", budget.band_proof_time,
+                  budget.bands_time, False, budget, deadline, log)
 
 
 def _ring(puzzle: Numberlink, cell: tuple[int, int]) -> int:
@@ -461,23 +466,24 @@ def _rings(puzzle: Numberlink, cover: Solution, full: int | None, budget: Budget
     while its core stays is found with S's core fixed (``gen.py`` 30x30 seed
     33309: none in 58 CPU s of the other steps; here in 4 deterministic s),
     where the whole proof, which fixes nothing, runs out."""
-    if budget.band_proof_time <= 0 or budget.rings_time <= 0:
+    if budget.ring_case_time <= 0 or budget.rings_time <= 0:
         return None
     steps = sorted((step for path in cover.paths for step in zip(path, path[1:])),
                    key=lambda step: (-min(_ring(puzzle, c) for c in step), min(step)))
-    band = [-min(_ring(puzzle, c) for c in step) // max(1, budget.band_rows)
+    band = [-min(_ring(puzzle, c) for c in step) // max(1, budget.ring_band)
             for step in steps]
-    return _cases(puzzle, cover, full, steps, band, "proof (rings)", budget.rings_time,
-                  True, budget, deadline, log)
+    return _cases(puzzle, cover, full, steps, band, "proof (rings)", budget.ring_case_time,
+                  budget.rings_time, True, budget, deadline, log)
 
 
 def _cases(puzzle: Numberlink, cover: Solution, full: int | None,
            steps: list[tuple[tuple[int, int], tuple[int, int]]], band: list[int], name: str,
-           total: float, last_first: bool, budget: Budget, deadline: Deadline,
+           each: float, total: float, last_first: bool, budget: Budget, deadline: Deadline,
            log: _Log) -> Finding | None:
     """The cases of ``steps`` (S's steps in the order of the split), a range
-    of consecutive ``band`` numbers each; ``last_first``: the cases that keep
-    most of S run first (and so do the halves of a case).  See ``_bands``."""
+    of consecutive ``band`` numbers each, within ``each`` deterministic s a
+    case and ``total`` for all; ``last_first``: the cases that keep most of
+    S run first (and so do the halves of a case).  See ``_bands``."""
     from ortools.sat.python import cp_model
 
     cuts = [0] + [i for i in range(1, len(steps)) if band[i] != band[i - 1]] + [len(steps)]
@@ -499,7 +505,7 @@ def _cases(puzzle: Numberlink, cover: Solution, full: int | None,
             case.add_bool_and(arc[:lo])
         case.add_bool_or([~lit for lit in arc[lo:hi]])
         solver = load(MAKE_SOLVER)(time_limit=deadline.remaining(), seed=SEED)
-        solver.parameters.max_deterministic_time = min(budget.band_proof_time, total - spent)
+        solver.parameters.max_deterministic_time = min(each, total - spent)
         solver.parameters.linearization_level = 0
         status = load(SOLVE)(solver, case)
         effort = load(EFFORT)(solver)

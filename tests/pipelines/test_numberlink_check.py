@@ -130,7 +130,7 @@ def test_detours_decide_when_cpsat_runs_out(monkeypatch):
 
 
 ONLY_ROUTER = Budget(bound_states=1, large_states=1, full_window_states=0,
-                     lenient_window_states=0, band_proof_time=0)  # no bands, no rings
+                     lenient_window_states=0, band_proof_time=0, rings_time=0)
 
 
 def test_the_router_finds_a_second_solution_far_from_the_cover(monkeypatch):
@@ -176,12 +176,12 @@ def test_the_router_alone_matches_the_oracle(monkeypatch):
 
 
 ONLY_RINGS = Budget(bound_states=1, large_states=1, full_window_states=0,
-                    lenient_window_states=0, route_rounds=0, bands_time=0, band_rows=1)
+                    lenient_window_states=0, route_rounds=0, bands_time=0)
 
 
 def test_the_proof_over_rings_alone_matches_the_oracle(monkeypatch):
     """Every step after the cover out of budget but the split by rings from
-    the centre out (a ring a band): on 4 x 4 and 5 x 4 boards of two and
+    the centre out (a ring a case): on 4 x 4 and 5 x 4 boards of two and
     three paths, its verdict, counts and certificates against the
     brute-force oracle; it decides boards both ways, and takes the case that
     keeps the most of S (the outer ring's) first."""
@@ -213,11 +213,12 @@ def test_the_large_frontier_pass_decides_last(monkeypatch):
                         _budget_out(*CPSAT_PROOFS))
     monkeypatch.setattr(check_module, "detour", lambda *args, **kwargs: None)
     seed = parse(SEED.read_text())
-    report = check(seed, budget=Budget(bound_states=1, band_proof_time=0))
+    report = check(seed, budget=Budget(bound_states=1, band_proof_time=0, rings_time=0))
     assert report.ok and report.engine == "frontier (bound-large)"
     certified(seed, report)
     # every budget spent: UNDECIDED, the same on any machine
-    report = check(seed, budget=Budget(bound_states=1, large_states=1, band_proof_time=0))
+    report = check(seed, budget=Budget(bound_states=1, large_states=1, band_proof_time=0,
+                                       rings_time=0))
     assert (report.ok, report.status) == (None, Status.LIMIT)
     assert report.details["stopped_by"] == "the work budgets"
 
