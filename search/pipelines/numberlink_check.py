@@ -128,10 +128,11 @@ class Budget:
     # the same split by rings from the centre out, the cases that keep most
     # of S first (a finder as much as a proof): rings in a band, CP-SAT
     # deterministic s for one case, and for all (gen.py 30x30 seed 33309's
-    # second solution: 2.7 in all with a ring a band and 2 a case; 13.0 with
-    # bands of 2 rings and 4 a case; none in 30 with 1 a case)
+    # second solution: 2.7 in all with a ring a band and 2 or 4 a case; 13.0
+    # with bands of 2 rings and 4 a case; none in 30 with 1 a case; 20x20
+    # seed 33203's needs 3.6 in its case)
     ring_band: int = 1
-    ring_case_time: float = 2.0
+    ring_case_time: float = 4.0
     rings_time: float = 16.0
     large_states: int = 4_000_000  # step 9
     large_cells: int = 196  # boards with this many open cells (14 x 14) skip step 1
