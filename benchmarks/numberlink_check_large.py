@@ -2,7 +2,8 @@
 
     python benchmarks/numberlink_check_large.py [--sizes 20 30 40] [--seeds 20 20 20]
         [--unique 3 2 2] [--gen-py PATH/gen.py] [--boards-dir DIR]
-        [--generators paths gen.py unique] [--gen-py-min N] [--time-limit 60] [--runs 1]
+        [--generators paths gen.py unique] [--gen-py-min N] [--first-seed N]
+        [--time-limit 60] [--runs 1]
         [--out FILE.json]
 
 The boards, all fresh (seeds no engine was tuned on):
@@ -88,28 +89,33 @@ def unique_board(size: int, seed: int):
     return made.puzzle, made.cuts
 
 
+def first_seed(args, generator: str, size: int) -> int:
+    """The first seed of a generator at a size: ``--first-seed``, else the table's."""
+    return FIRST_SEED[(generator, size)] if args.first_seed is None else args.first_seed
+
+
 def boards(args) -> list[tuple[str, int, int, object, str]]:
     """(generator, size, seed, puzzle, note)."""
     out = []
     for size, count, unique in zip(args.sizes, args.seeds, args.unique):
         if "paths" in args.generators:
             for k in range(count):
-                seed = FIRST_SEED[("paths", size)] + k
+                seed = first_seed(args, "paths", size) + k
                 out.append(("paths", size, seed, large_board(size, size, seed)[0], ""))
         if "gen.py" in args.generators and not args.gen_py.exists():
             print(f"gen.py not found at {args.gen_py} (--gen-py): its boards are skipped",
                   file=sys.stderr)
         if "gen.py" in args.generators and args.gen_py.exists():
             for k in range(count):
-                seed = FIRST_SEED[("gen.py", size)] + k
+                seed = first_seed(args, "gen.py", size) + k
                 out.append(("gen.py", size, seed,
                             gen_py_board(args.gen_py, size, seed, args.boards_dir,
                                          args.gen_py_min),
                             "" if args.gen_py_min is None else f"--min {args.gen_py_min}"))
         if "unique" not in args.generators:
             unique = 0
-        made, seed = 0, FIRST_SEED[("unique", size)]
-        while made < unique and seed < FIRST_SEED[("unique", size)] + 4 * unique:
+        made, seed = 0, first_seed(args, "unique", size)
+        while made < unique and seed < first_seed(args, "unique", size) + 4 * unique:
             puzzle, cuts = unique_board(size, seed)
             if puzzle is not None:
                 out.append(("unique", size, seed, puzzle, f"{cuts} cuts"))
@@ -124,7 +130,7 @@ def work(effort: dict[str, float]) -> str:
     """The machine-independent effort, short."""
     parts = []
     for key, label in (("cpsat.deterministic_time", "det s"), ("frontier.states", "states"),
-                       ("links.nodes", "nodes")):
+                       ("links.nodes", "nodes"), ("router.rounds", "rounds")):
         if effort.get(key):
             value = effort[key]
             parts.append(f"{value:.2f} {label}" if key.startswith("cpsat")
@@ -169,6 +175,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--time-limit", type=float, default=None,
                         help="each check's limit in wall seconds (as gridcp check "
                              "--time-limit; on a loaded machine it measures the load)")
+    parser.add_argument("--first-seed", type=int, default=None, metavar="N",
+                        help="the first seed of every generator and size (default: "
+                             "the fixed fresh seeds above)")
     parser.add_argument("--runs", type=int, default=1)
     parser.add_argument("--out", type=Path)
     args = parser.parse_args(argv)

@@ -82,9 +82,10 @@ ROUNDS = 200
 
 
 def route(puzzle: Numberlink, *, rounds: int = ROUNDS,
-          deadline: Deadline | None = None) -> Solution | None:
+          deadline: Deadline | None = None,
+          effort: dict[str, float] | None = None) -> Solution | None:
     """Paths that share no cell, if found within ``rounds`` (and before the
-    user's ``deadline``)."""
+    user's ``deadline``); ``effort`` gets the rounds spent."""
     grid = _Grid.of(puzzle)
     w = grid.width
     ends = [(p.a[0] * w + p.a[1], p.b[0] * w + p.b[1]) for p in puzzle.pairs]
@@ -92,7 +93,9 @@ def route(puzzle: Numberlink, *, rounds: int = ROUNDS,
     users = [0] * len(grid.label)  # how many paths take it now
     paths: dict[int, list[int]] = {}
     pressure = 0.5
-    for _ in range(rounds):
+    for spent in range(1, rounds + 1):
+        if effort is not None:
+            effort["rounds"] = spent
         for k, (a, b) in enumerate(ends):
             if deadline is not None and deadline.expired():
                 return None

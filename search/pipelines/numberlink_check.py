@@ -32,15 +32,20 @@ behind each):
 5. ``detour (full cover)``: a second full cover that re-routes S inside a
    small window (``detour``).
 6. ``detour (lenient)``: a second lenient solution near S, likewise.
-7. ``proof (bands)``: step 4 split by where another solution first parts
+7. ``route``: a lenient solution other than S by the router (short paths
+   through open space, far from S, where the proofs do not look).
+8. ``proof (bands)``: step 4 split by where another solution first parts
    from S: S's steps in row-major order, cut into bands of rows; a case per
    band (S kept above it, one of its steps missed), halved where it runs out.
-8. ``bound-large``: step 1 again within ``Budget.large_states`` states.
+   ``proof (rings)`` is the same split with S's steps from the centre of the
+   board out, the cases that keep most of S first; it runs after ``route``.
+9. ``bound-large``: step 1 again within ``Budget.large_states`` states.
 
-Steps 3-6 run cheapest first once S is known: ``proof (glance)`` (step 4
+Steps 3-7 run cheapest first once S is known: ``proof (glance)`` (step 4
 within ``Budget.glance_proof_time``), ``detour (full cover, near)`` (the
 small windows), ``second-cover``, ``proof (quick)``, ``detour (full cover,
-far)``, ``detour (lenient)``, and ``proof`` with its whole budget.
+far)``, ``route``, ``proof (rings)``, ``detour (lenient)``, and ``proof``
+with its whole budget.
 
 A step whose budget runs out hands over to the next; when every budget is
 spent the answer is UNDECIDED (the same on every machine), and
@@ -69,6 +74,7 @@ from search.numberlink.frontier.board import TooWide
 from search.numberlink.grade import grade
 from search.numberlink.links import Exhausted, Links
 from search.numberlink.model import Numberlink, Solution
+from search.numberlink.route import ROUNDS, route
 from search.numberlink.verify import covers, touches_itself, verify
 
 CAP = 2  # counts are capped: 2 means "two or more"
@@ -113,18 +119,30 @@ class Budget:
     # that a re-check proves its boards before the far detours (40x40 seed
     # 83001: 48 CPU s, the lenient detours 18 of them, with 1 s; 19 s now)
     proof_cells: int = 400
-    # step 7: rows in a band, CP-SAT deterministic s for one case, the least
+    # step 8: rows in a band, CP-SAT deterministic s for one case, the least
     # steps of S a case may be halved to, and the deterministic s of all cases
     band_rows: int = 4
     band_proof_time: float = 4.0
     band_min_steps: int = 8
     bands_time: float = 60.0
-    large_states: int = 4_000_000  # step 8
+    # the same split by rings from the centre out, the cases that keep most
+    # of S first (a finder as much as a proof): rings in a band, CP-SAT
+    # deterministic s for one case, and for all (gen.py 30x30 seed 33309's
+    # second solution: 2.7 in all with a ring a band and 2 or 4 a case; 13.0
+    # with bands of 2 rings and 4 a case; none in 30 with 1 a case; 20x20
+    # seed 33203's needs 3.6 in its case)
+    ring_band: int = 1
+    ring_case_time: float = 4.0
+    rings_time: float = 16.0
+    large_states: int = 4_000_000  # step 9
     large_cells: int = 196  # boards with this many open cells (14 x 14) skip step 1
     # steps 5 and 6: states in a level of one window's frontier (detour.WINDOW_STATES;
     # 0: the step does not run)
     full_window_states: int = 600_000
     lenient_window_states: int = 150_000
+    # the router's rounds for a lenient solution other than S (0: the step
+    # does not run); a failed look spends them all: 0.4-0.7 CPU s at 30x30
+    route_rounds: int = ROUNDS
     # False: after the second cover, stop (UNDECIDED) instead of running the
     # far and lenient detours and the longer proofs (the generator's budget:
     # there an undecided board costs one more pair, not a long proof)
@@ -248,13 +266,14 @@ def _links_cover(puzzle: Numberlink, nodes: int, deadline: Deadline,
 
 def _another(puzzle: Numberlink, cover: Solution, budget: Budget, deadline: Deadline,
              log: _Log) -> Finding | None:
-    """Steps 3-6: another lenient solution than the self-avoiding full cover
+    """Steps 3-7: another lenient solution than the self-avoiding full cover
     S, or a proof there is none.  Cheapest first: a glance of the proof
     (generated boards that are well-designed mostly fall to CP-SAT's
     presolve), the detours in small windows (where a second solution of a
     generated board mostly lies: 28 of 30 20x20 and 30x30 boards within
     bands of 8), a second full cover by CP-SAT, a short proof, the detours
-    in the large windows and under the lenient rule, the whole proof."""
+    in the large windows, the router's short paths, the split by rings,
+    the detours under the lenient rule, the whole proof."""
     found = (_proof(puzzle, cover, None, budget.glance_proof_time, "proof (glance)",
                     deadline, log)
              or _detour(puzzle.covering(), cover, NEAR, "near", budget, deadline, log))
@@ -273,14 +292,41 @@ def _another(puzzle: Numberlink, cover: Solution, budget: Budget, deadline: Dead
     return (_proof(puzzle, cover, full, budget.quick_proof_time * scale, "proof (quick)",
                    deadline, log)
             or _detour(puzzle.covering(), cover, FAR, "far", budget, deadline, log)
+            or _route(puzzle, cover, full, budget, deadline, log)
+            or _rings(puzzle, cover, full, budget, deadline, log)
             or _detour(puzzle.lenient(), cover, WINDOWS, "", budget, deadline, log)
             or _proof(puzzle, cover, full, budget.proof_time * scale, "proof", deadline, log)
             or _bands(puzzle, cover, full, budget, deadline, log))
 
 
+def _route(puzzle: Numberlink, cover: Solution, full: int | None, budget: Budget,
+           deadline: Deadline, log: _Log) -> Finding | None:
+    """A lenient solution other than S by the router (``search.numberlink.
+    route``): short paths that share no cell, far from S.  Where the lenient
+    rule lets the paths take short cuts through open space and leave most of
+    the board empty, this is where the second solution lies, and the proof,
+    which searches from S, misses it (``gen.py`` 30x30 seed 32310: none in
+    300 CPU s of CP-SAT, 0.06 s here).  Finding nothing proves nothing."""
+    if budget.route_rounds <= 0:
+        return None
+    spent: dict[str, float] = {}
+    other = route(puzzle.lenient(), rounds=budget.route_rounds, deadline=deadline,
+                  effort=spent)
+    if other is None and deadline.expired():
+        raise LimitReached
+    if other is None or other.edges == cover.edges or verify(puzzle.lenient(), other):
+        # (the router's paths share no cell: a solution, if not S)
+        log.add("route", "router", "none" if other is None else "S again", spent)
+        return None
+    log.add("route", "router", "found", spent)
+    if covers(puzzle, other):
+        return Finding(CAP, CAP, (cover, other), "full cover", "route", "router")
+    return Finding(CAP, full, (cover, other), "lenient", "route", "router")
+
+
 def _bound(puzzle: Numberlink, states: int, step: str, budget: Budget, deadline: Deadline,
            log: _Log) -> Finding | None:
-    """Steps 1 and 7: the frontier's self-avoiding bound B, capped at 2."""
+    """Steps 1 and 9: the frontier's self-avoiding bound B, capped at 2."""
     engine = KIND.backend("frontier", max_states=states)
     try:
         bound = engine.self_avoiding_bound(puzzle, cap=CAP, deadline=deadline)
@@ -381,7 +427,7 @@ def _proof(puzzle: Numberlink, cover: Solution, full: int | None, work: float, s
 
 def _bands(puzzle: Numberlink, cover: Solution, full: int | None, budget: Budget,
            deadline: Deadline, log: _Log) -> Finding | None:
-    """Step 7: the proof of step 4, split by where another solution T first
+    """Step 8: the proof of step 4, split by where another solution T first
     parts from S.  T misses some step of S (one that took every step of the
     full cover S would be S), so number S's steps in row-major order of their
     upper-left cell: for each range [lo, hi) of consecutive numbers, the case
@@ -396,20 +442,62 @@ def _bands(puzzle: Numberlink, cover: Solution, full: int | None, budget: Budget
     that stays, and their cells go to ``log.open_cells``."""
     if budget.band_proof_time <= 0 or budget.bands_time <= 0:
         return None
-    from ortools.sat.python import cp_model
-
     steps = sorted((step for path in cover.paths for step in zip(path, path[1:])),
                    key=lambda step: min(step))
     band = [min(step)[0] // max(1, budget.band_rows) for step in steps]
+    return _cases(puzzle, cover, full, steps, band, "proof (bands)", budget.band_proof_time,
+                  budget.bands_time, False, budget, deadline, log)
+
+
+def _ring(puzzle: Numberlink, cell: tuple[int, int]) -> int:
+    """How far a cell lies inside the board: 0 on its edge."""
+    r, c = cell
+    return min(r, c, puzzle.height - 1 - r, puzzle.width - 1 - c)
+
+
+def _rings(puzzle: Numberlink, cover: Solution, full: int | None, budget: Budget,
+           deadline: Deadline, log: _Log) -> Finding | None:
+    """Step 8's split in another order: S's steps from the centre of the
+    board out (by ring, then row-major), in bands of ``band_rows`` rings, and
+    the cases taken from the last: the one that keeps all of S but its outer
+    ring first, each later case with fewer of S's steps kept.  The same
+    lemma (the cases tile every T), so all infeasible prove S the only
+    solution; the first cases, with most of S fixed, are small and settled
+    at once, and a second solution that re-routes the middle of a board
+    while its core stays is found with S's core fixed (``gen.py`` 30x30 seed
+    33309: none in 58 CPU s of the other steps; here in 2.7 deterministic s),
+    where the whole proof, which fixes nothing, runs out."""
+    if budget.ring_case_time <= 0 or budget.rings_time <= 0:
+        return None
+    steps = sorted((step for path in cover.paths for step in zip(path, path[1:])),
+                   key=lambda step: (-min(_ring(puzzle, c) for c in step), min(step)))
+    band = [-min(_ring(puzzle, c) for c in step) // max(1, budget.ring_band)
+            for step in steps]
+    return _cases(puzzle, cover, full, steps, band, "proof (rings)", budget.ring_case_time,
+                  budget.rings_time, True, budget, deadline, log)
+
+
+def _cases(puzzle: Numberlink, cover: Solution, full: int | None,
+           steps: list[tuple[tuple[int, int], tuple[int, int]]], band: list[int], name: str,
+           each: float, total: float, last_first: bool, budget: Budget, deadline: Deadline,
+           log: _Log) -> Finding | None:
+    """The cases of ``steps`` (S's steps in the order of the split), a range
+    of consecutive ``band`` numbers each, within ``each`` deterministic s a
+    case and ``total`` for all; ``last_first``: the cases that keep most of
+    S run first (and so do the halves of a case).  See ``_bands``."""
+    from ortools.sat.python import cp_model
+
     cuts = [0] + [i for i in range(1, len(steps)) if band[i] != band[i - 1]] + [len(steps)]
     todo = list(zip(cuts, cuts[1:]))
+    if last_first:
+        todo.reverse()
     built = load(CIRCUIT)(puzzle.lenient(), no_self_touch=True, canonical=True)
     read = built.reader()
     spent = 0.0
     left: list[tuple[int, int]] = []
     while todo:
         lo, hi = todo.pop(0)
-        if spent >= budget.bands_time:
+        if spent >= total:
             left.append((lo, hi))
             continue
         case = built.model.clone()
@@ -418,37 +506,37 @@ def _bands(puzzle: Numberlink, cover: Solution, full: int | None, budget: Budget
             case.add_bool_and(arc[:lo])
         case.add_bool_or([~lit for lit in arc[lo:hi]])
         solver = load(MAKE_SOLVER)(time_limit=deadline.remaining(), seed=SEED)
-        solver.parameters.max_deterministic_time = min(budget.band_proof_time,
-                                                       budget.bands_time - spent)
+        solver.parameters.max_deterministic_time = min(each, total - spent)
         solver.parameters.linearization_level = 0
         status = load(SOLVE)(solver, case)
         effort = load(EFFORT)(solver)
         spent += effort["deterministic_time"]
-        rows = f"rows {min(steps[lo])[0] + 1}-{min(steps[hi - 1])[0] + 1}"
-        where = f"steps {lo}-{hi - 1} of S ({rows})"
+        rows = sorted(min(step)[0] for step in steps[lo:hi])
+        where = f"steps {lo}-{hi - 1} of S (rows {rows[0] + 1}-{rows[-1] + 1})"
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            log.add("proof (bands)", "cpsat", f"{where}: found", effort)
+            log.add(name, "cpsat", f"{where}: found", effort)
             other = read(solver)
             if covers(puzzle, other):
-                return Finding(CAP, CAP, (cover, other), "full cover", "proof (bands)", "cpsat")
-            return Finding(CAP, full, (cover, other), "lenient", "proof (bands)", "cpsat")
+                return Finding(CAP, CAP, (cover, other), "full cover", name, "cpsat")
+            return Finding(CAP, full, (cover, other), "lenient", name, "cpsat")
         if status == cp_model.INFEASIBLE:
-            log.add("proof (bands)", "cpsat", f"{where}: none", effort)
+            log.add(name, "cpsat", f"{where}: none", effort)
             continue
         if deadline.expired():
             raise LimitReached
-        log.add("proof (bands)", "cpsat", f"{where}: over budget", effort)
+        log.add(name, "cpsat", f"{where}: over budget", effort)
         if hi - lo >= 2 * budget.band_min_steps:
             mid = (lo + hi) // 2
-            todo[:0] = [(lo, mid), (mid, hi)]
+            todo[:0] = [(mid, hi), (lo, mid)] if last_first else [(lo, mid), (mid, hi)]
         else:
             left.append((lo, hi))
     if not left:
-        return Finding(1, 1, (cover,), "full cover", "proof (bands)", "cpsat")
+        return Finding(1, 1, (cover,), "full cover", name, "cpsat")
     cells = sorted({cell for lo, hi in left for step in steps[lo:hi] for cell in step})
     log.open_question = (
         "is there a lenient solution other than S (the self-avoiding full cover found) "
-        f"that keeps S's steps before one of {len(left)} ranges of its steps (row-major) "
+        f"that keeps S's steps before one of {len(left)} ranges of its steps "
+        f"({'row-major' if name == 'proof (bands)' else 'from the centre out'}) "
         "and leaves one step of that range? Its cells: "
         + " ".join(f"({r},{c})" for r, c in cells[:40])
         + (f" and {len(cells) - 40} more" if len(cells) > 40 else ""))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -13,7 +14,8 @@ from search.lab.oracles.numberlink import random_puzzle as random_numberlink
 from search.lab.oracles.numberlink import solutions as numberlink_solutions
 from search.numberlink.generate import seed_board
 from search.numberlink.io import format_puzzle, format_solution, parse, parse_many
-from search.numberlink.verify import touches_itself, verify
+from search.numberlink.paths_gen import large_board
+from search.numberlink.verify import covers, touches_itself, verify
 from search.pipelines import numberlink_check as check_module
 from search.pipelines.numberlink_check import Budget, check
 from search.pipelines.numberlink_generate import parse_size, seed_well_designed
@@ -115,15 +117,95 @@ def test_detours_decide_when_cpsat_runs_out(monkeypatch):
     monkeypatch.setattr(check_module, "_cpsat_solve",
                         _budget_out(*CPSAT_PROOFS))
     board = parse(ONE_COVER_AND_A_DETOUR)
-    report = check(board, budget=NO_BOUND)
+    no_router = Budget(bound_states=1, route_rounds=0, rings_time=0)
+    report = check(board, budget=no_router)
     assert report.verdict == "NOT WELL-DESIGNED: several lenient solutions"
     assert report.engine == "frontier (detour)" and _steps(report)[-1] == "detour (lenient)"
     certified(board, report)
     two = two_covers_one_self_avoiding()
-    report = check(two, budget=NO_BOUND)
+    report = check(two, budget=no_router)
     assert report.details["full_cover_solutions"] == 2
     assert _steps(report)[-1] == "detour (full cover, near)"
     certified(two, report)
+
+
+ONLY_ROUTER = Budget(bound_states=1, large_states=1, full_window_states=0,
+                     lenient_window_states=0, band_proof_time=0, rings_time=0)
+
+
+def test_the_router_finds_a_second_solution_far_from_the_cover(monkeypatch):
+    """With the CP-SAT steps and the detours out of budget, the router's
+    short paths are the second solution: the verdict, a certificate that
+    leaves cells empty, and the brute-force counts."""
+    monkeypatch.setattr(check_module, "_cpsat_solve", _budget_out(*CPSAT_PROOFS))
+    board = parse(ONE_COVER_AND_A_DETOUR)
+    assert len(list(numberlink_solutions(board.covering()))) == 1
+    assert len(list(numberlink_solutions(board.lenient()))) == 9
+    report = check(board, budget=ONLY_ROUTER)
+    assert report.verdict == "NOT WELL-DESIGNED: several lenient solutions"
+    assert report.engine == "router (route)" and _steps(report)[-1] == "route"
+    assert report.details["lenient_solutions"] == 2
+    assert not covers(board, report.solutions[1])
+    certified(board, report)
+    # without it every budget is spent
+    report = check(board, budget=replace(ONLY_ROUTER, route_rounds=0))
+    assert report.ok is None and "route" not in _steps(report)
+
+
+def test_the_router_alone_matches_the_oracle(monkeypatch):
+    """Every step after the cover out of budget but the router, on 4 x 4
+    boards of two long paths (the lenient rule gives them room): a board it
+    decides has several lenient solutions by the brute-force count, a
+    well-designed one is never decided by it, and it decides some."""
+    monkeypatch.setattr(check_module, "_cpsat_solve", _budget_out(*CPSAT_PROOFS))
+    routed = 0
+    for seed in range(40):
+        puzzle, _ = large_board(4, 4, seed, pairs=2)
+        lenient = list(numberlink_solutions(puzzle.lenient()))
+        full = list(numberlink_solutions(puzzle.covering()))
+        report = check(puzzle, budget=ONLY_ROUTER)
+        if report.details.get("step") == "route":
+            routed += 1
+            assert report.ok is False and len(lenient) >= 2, seed
+            assert report.details["lenient_solutions"] == 2
+            assert report.details["full_cover_solutions"] in (None, min(len(full), 2))
+            certified(puzzle, report)
+        elif report.ok is not None:  # decided before it (the bound)
+            assert report.ok is (len(lenient) == 1 and len(full) == 1), seed
+    assert routed >= 5
+
+
+ONLY_RINGS = Budget(bound_states=1, large_states=1, full_window_states=0,
+                    lenient_window_states=0, route_rounds=0, bands_time=0)
+
+
+def test_the_proof_over_rings_alone_matches_the_oracle(monkeypatch):
+    """Every step after the cover out of budget but the split by rings from
+    the centre out (a ring a case): on 4 x 4 and 5 x 4 boards of two and
+    three paths, its verdict, counts and certificates against the
+    brute-force oracle; it decides boards both ways, and takes the case that
+    keeps the most of S (the outer ring's) first."""
+    monkeypatch.setattr(check_module, "_cpsat_solve", _budget_out(*CPSAT_PROOFS))
+    decided = set()
+    for seed in range(30):
+        for height, pairs in ((4, 2), (5, 3)):
+            puzzle, _ = large_board(height, 4, seed, pairs=pairs)
+            lenient = list(numberlink_solutions(puzzle.lenient()))
+            full = list(numberlink_solutions(puzzle.covering()))
+            report = check(puzzle, budget=ONLY_RINGS)
+            well = len(lenient) == 1 and len(full) == 1
+            if report.ok is not None:
+                assert report.ok is well, (seed, height, _steps(report))
+                certified(puzzle, report)
+            if report.details.get("step") != "proof (rings)":
+                continue
+            decided.add(report.ok)
+            assert report.details["lenient_solutions"] == min(len(lenient), 2)
+            first = next(s["outcome"] for s in report.details["steps"]
+                         if s["step"] == "proof (rings)")
+            last = len(puzzle.open_cells) - len(puzzle.pairs) - 1  # S's last step
+            assert first.startswith("steps ") and f"-{last} of S" in first
+    assert decided == {True, False}
 
 
 def test_the_large_frontier_pass_decides_last(monkeypatch):
@@ -131,11 +213,12 @@ def test_the_large_frontier_pass_decides_last(monkeypatch):
                         _budget_out(*CPSAT_PROOFS))
     monkeypatch.setattr(check_module, "detour", lambda *args, **kwargs: None)
     seed = parse(SEED.read_text())
-    report = check(seed, budget=Budget(bound_states=1, band_proof_time=0))
+    report = check(seed, budget=Budget(bound_states=1, band_proof_time=0, rings_time=0))
     assert report.ok and report.engine == "frontier (bound-large)"
     certified(seed, report)
     # every budget spent: UNDECIDED, the same on any machine
-    report = check(seed, budget=Budget(bound_states=1, large_states=1, band_proof_time=0))
+    report = check(seed, budget=Budget(bound_states=1, large_states=1, band_proof_time=0,
+                                       rings_time=0))
     assert (report.ok, report.status) == (None, Status.LIMIT)
     assert report.details["stopped_by"] == "the work budgets"
 
@@ -156,7 +239,7 @@ def test_the_proofs_grow_with_the_board(monkeypatch):
         return real(rules, step, work, deadline, log, **options)
     monkeypatch.setattr(check_module, "_cpsat_solve", solve)
     seed = parse(SEED.read_text())  # 7 x 7: 46 open cells
-    budget = Budget(bound_states=1, proof_cells=10)
+    budget = Budget(bound_states=1, proof_cells=10, rings_time=0)
     scale = len(seed.open_cells) / 10
     report = check(seed, budget=budget)
     assert report.ok and report.engine == "cpsat (proof)"
@@ -169,7 +252,7 @@ def test_the_proofs_grow_with_the_board(monkeypatch):
     assert dict(asked)["proof (quick)"] == budget.quick_proof_time
 
 ONLY_BANDS = Budget(bound_states=1, large_states=1, full_window_states=0,
-                    lenient_window_states=0, band_rows=1)
+                    lenient_window_states=0, route_rounds=0, rings_time=0, band_rows=1)
 
 
 @pytest.mark.parametrize("puzzle", [p.covering() for p in random_boards(11, 60)])
@@ -207,7 +290,8 @@ def test_the_proof_over_bands_halves_a_case_and_names_what_stays_open(monkeypatc
     monkeypatch.setattr(check_module, "load",
                         lambda name: solve if name == check_module.SOLVE else real_load(name))
     report = check(seed, budget=Budget(bound_states=1, large_states=1, full_window_states=0,
-                                       lenient_window_states=0, band_rows=3, band_min_steps=4))
+                                       lenient_window_states=0, route_rounds=0, rings_time=0,
+                                       band_rows=3, band_min_steps=4))
     outcomes = [s["outcome"] for s in report.details["steps"] if s["step"] == "proof (bands)"]
     assert report.ok is None and report.details["stopped_by"] == "the work budgets"
     # rows 1-3 out, halved into two halves that run out and are too short to halve again
@@ -232,7 +316,8 @@ def test_an_undecided_check_prints_its_open_question(tmp_path, capsys, monkeypat
                         lambda name: solve if name == check_module.SOLVE else real_load(name))
     monkeypatch.setattr(check_module, "check", lambda puzzle, **kw: real_check(
         puzzle, **kw, budget=Budget(bound_states=1, large_states=1, full_window_states=0,
-                                    lenient_window_states=0, band_min_steps=24)))
+                                    lenient_window_states=0, route_rounds=0, rings_time=0,
+                                    band_min_steps=24)))
     board = tmp_path / "seed.nl"
     board.write_text(SEED.read_text())
     assert main(["check", str(board)]) == 3
