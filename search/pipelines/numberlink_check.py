@@ -127,10 +127,11 @@ class Budget:
     bands_time: float = 60.0
     # the same split by rings from the centre out, the cases that keep most
     # of S first (a finder as much as a proof): rings in a band, CP-SAT
-    # deterministic s for one case, and for all (gen.py 30x30 seed 33309's
-    # second solution: 2.7 in all with a ring a band and 2 or 4 a case; 13.0
-    # with bands of 2 rings and 4 a case; none in 30 with 1 a case; 20x20
-    # seed 33203's needs 3.6 in its case)
+    # deterministic s for one case (a band's, the whole proof's: one proof
+    # look each), and for all (a quarter of the bands' 60: it runs before the
+    # lenient detours).  Measured, not fitted: a ring a case finds a second
+    # solution sooner than two (gen.py 30x30 seed 33309: 2.7 against 13.0
+    # deterministic s in all); 1 a case is too little (none in 30)
     ring_band: int = 1
     ring_case_time: float = 4.0
     rings_time: float = 16.0
