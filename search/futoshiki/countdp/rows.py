@@ -60,27 +60,32 @@ MB = 2**20
 ONE_SORT = 4_000_000  # candidates merged at once; more are merged value by value
 WORD = 64
 ONES = np.uint64(2**64 - 1)
-MMAP_THRESHOLD = 32 * 2**20  # glibc's largest (its default rises to at most this)
+HEAP_ONLY = 2**30  # bytes (mallopt takes an int): larger arrays still get mappings
+KEPT_FREE = 256 * 2**20
 _TABLES: OrderedDict[tuple, Table] = OrderedDict()  # the free-row table kept
 
 
-def _return_freed_memory() -> None:
-    """Arrays of ``MMAP_THRESHOLD`` bytes or more from their own mappings,
-    returned to the system when freed.  Set, the threshold stays put (glibc's
-    default rises with every large free, and the heap is then trimmed only
-    past twice the threshold: freed tables stayed resident beside the next
-    step's, past the budget the estimates keep).  Smaller arrays come from the
-    heap and are reused: a fresh mapping is zeroed by the kernel a page at a
-    time, and at a 1 MB threshold the empty 8x8 spent as much time in those
-    page faults as in its own work."""
+def _keep_freed_memory() -> None:
+    """Tables from the heap (``M_MMAP_THRESHOLD``), and up to ``KEPT_FREE``
+    freed bytes kept at its top for the next step's tables
+    (``M_TRIM_THRESHOLD``).  Memory fresh from the system is zeroed by the
+    kernel a page at a time: with every table of a megabyte or more in a
+    mapping of its own, returned when freed, the empty 8x8 spent as much time
+    in those page faults as in its own work, and a hard 7x7 a fifth of it.
+    Both are set, so neither moves on its own (glibc's default raises them at
+    the first large free).  The resident memory is then the heap's high-water
+    mark: what the steps hold at once, which the budget bounds, and the
+    fragments between, which the tables' share of the budget (``TABLES`` in
+    the backend) leaves room for."""
     try:
         libc = ctypes.CDLL("libc.so.6")
-        libc.mallopt(-3, MMAP_THRESHOLD)  # M_MMAP_THRESHOLD
+        libc.mallopt(-3, HEAP_ONLY)  # M_MMAP_THRESHOLD
+        libc.mallopt(-1, KEPT_FREE)  # M_TRIM_THRESHOLD
     except (OSError, AttributeError):
         pass
 
 
-_return_freed_memory()
+_keep_freed_memory()
 
 
 class StateSpaceTooLarge(Exception):
