@@ -69,7 +69,7 @@ FALLBACK_NODES = 2_000_000  # propagate's nodes for a count past both plans
 EVIDENCE_NODES = 200_000  # propagate's nodes to find the solutions a count keeps
 PROBES = 16  # Knuth's probes to estimate the fallback's nodes
 PROBE_STATES = 2_000_000  # the rows plan tried first on few clues (``probe``), within
-PROBE_PIECES = 32  # these states after a step and pieces of rows
+PROBE_PIECES = 16  # these states after a step and pieces of rows tried
 
 
 class NodeBudget:
