@@ -821,8 +821,17 @@ def count(puzzle: Futoshiki, *, max_states: int | None = None,
     aside; None: any), or before a step, a join or a kept table would hold
     more than ``max_bytes`` bytes, and ``LimitReached`` past the deadline.
     """
-    deadline = deadline or Deadline(None)
     stats = stats if stats is not None else {}
+    try:
+        return _count(puzzle, max_states, deadline, stats, heights, turns, max_bytes, max_pieces)
+    finally:
+        stats.pop("row_tries", None)  # (the pieces tried, for max_pieces: not an effort shown)
+
+
+def _count(puzzle: Futoshiki, max_states: int | None, deadline: Deadline | None,
+           stats: dict[str, Any], heights: tuple[int, ...] | None, turns: tuple[bool, ...],
+           max_bytes: int, max_pieces: int | None) -> int:
+    deadline = deadline or Deadline(None)
     n = puzzle.n
     if puzzle.adjacent:
         raise Unsupported("count-dp: Adjacent mode's bars do not fit its states")
