@@ -49,10 +49,51 @@ def test_latin_squares(n: int) -> None:
 
 @pytest.mark.slow
 def test_latin_squares_of_order_eight() -> None:
-    # 108,776,032,459,082,956,800 (OEIS A002860): tens of seconds and over a GB
-    # (the plan's estimate of its largest step is about 1.9 GB; the peak measured
-    # 1.2 GB resident, so the budget below leaves the estimate room).
-    assert rowdp.count(Futoshiki.empty(8), max_bytes=2200 * rowdp.MB) == 108776032459082956800
+    # 108,776,032,459,082,956,800 (OEIS A002860), within the default 512 MB for
+    # tables: the fourth row of the half square (7.6 M states mid-row) is
+    # stepped in pieces.
+    stats: dict = {}
+    assert rowdp.count(Futoshiki.empty(8), stats=stats) == 108776032459082956800
+    assert stats["row_pieces"] > 1
+
+
+def test_rows_stepped_in_pieces_count_the_same() -> None:
+    # A state budget below a row's middle cuts the row into pieces of its input
+    # (exact: a step is linear in the counts); one below what a single state's
+    # row holds mid-row cannot.
+    stats: dict = {}
+    assert rowdp.count(Futoshiki.empty(7), max_states=5_000, stats=stats) == LATIN[7]
+    assert stats["row_pieces"] > 1 and stats["states"] <= 5_000
+    with pytest.raises(rowdp.StateSpaceTooLarge, match="pass the state budget of 100"):
+        rowdp.count(Futoshiki.empty(7), max_states=100)
+    rng = random.Random(5)
+    cut = 0
+    for _ in range(30):
+        n = rng.choice((4, 5))
+        puzzle = clues(n, rng, rng.randint(0, 4), rng.randint(0, 2))
+        expected = brute_force_count(puzzle) if n == 4 else rowdp.count(puzzle)
+        for budget in (20, 30):
+            stats = {}
+            try:
+                assert rowdp.count(puzzle, max_states=budget, stats=stats) == expected
+            except rowdp.StateSpaceTooLarge:
+                continue
+            cut += stats.get("row_pieces", 0) > 1
+    assert cut >= 5, cut
+
+
+def test_sort_keys_packed_into_one_word() -> None:
+    # Two-word keys whose differing bits fit one word sort by one packed word,
+    # in the order of lexsort; ones that do not fit are left to lexsort.
+    rng = np.random.default_rng(7)
+    low = rng.integers(0, 2**20, 5_000, dtype=np.uint64) << np.uint64(30)
+    keys = np.stack([low | np.uint64(5), rng.integers(0, 2**9, 5_000, dtype=np.uint64)])
+    keys[:, 100:200] = keys[:, :100]  # equal keys
+    order = rowdp._order(keys)
+    assert np.array_equal(keys[:, order], keys[:, np.lexsort(keys[::-1])])
+    wide = rng.integers(0, 2**63, (2, 1_000), dtype=np.uint64)
+    assert rowdp._packed(wide) is None
+    assert np.array_equal(rowdp._packed(wide[:1]), wide[0])
 
 
 @pytest.mark.parametrize("n", [*range(2, 7), pytest.param(7, marks=pytest.mark.slow)])
