@@ -68,8 +68,6 @@ TABLES = 0.85  # the share of the rest the tables' estimates may take (the alloc
 FALLBACK_NODES = 2_000_000  # propagate's nodes for a count past both plans
 EVIDENCE_NODES = 200_000  # propagate's nodes to find the solutions a count keeps
 PROBES = 16  # Knuth's probes to estimate the fallback's nodes
-PROBE_STATES = 2_000_000  # the rows plan tried first on few clues (``probe``), within
-PROBE_PIECES = 16  # these states after a step and pieces of rows tried
 
 
 class NodeBudget:
@@ -192,18 +190,6 @@ def plans(puzzle: Futoshiki) -> tuple[str, ...]:
     return ("layers", "rows")
 
 
-def probe(puzzle: Futoshiki) -> bool:
-    """Whether the rows plan is tried first, within ``PROBE_STATES`` and
-    ``PROBE_PIECES``, where the layers plan comes first: on a puzzle of at
-    most ``n - 1`` clues.  The layers' masks are pruned by clues, so few clues
-    leave them tens of millions mid-layer; the rows' states grow with the
-    clues (their fields) and shrink with the columns alike, so few clues
-    spread over every row often fit a row stepped in pieces.  Where they do
-    not, the probe stops within a second or two of work."""
-    clues = len(puzzle.less) + sum(1 for row in puzzle.givens for v in row if v)
-    return clues < puzzle.n
-
-
 def count_dp(puzzle: Futoshiki, *, max_states: int | None = None,
              deadline: Deadline | None = None, stats: dict[str, Any] | None = None,
              plan: str = "auto", max_bytes: int = rowdp.DEFAULT_MAX_BYTES) -> int:
@@ -217,18 +203,6 @@ def count_dp(puzzle: Futoshiki, *, max_states: int | None = None,
         raise ValueError(f"count-dp: plan {plan!r} is not auto, rows or layers")
     order = plans(puzzle) if plan == "auto" else (plan,)
     reasons = []
-    if plan == "auto" and order[0] == "layers" and probe(puzzle):
-        tried: dict[str, Any] = {}
-        states = PROBE_STATES if max_states is None else min(max_states, PROBE_STATES)
-        try:
-            total = rowdp.count(puzzle, max_states=states, deadline=deadline, stats=tried,
-                                max_bytes=max_bytes, max_pieces=PROBE_PIECES)
-        except StateSpaceTooLarge:
-            stats["rows_probe"] = tried.get("states", 0)  # (the full rows plan comes last)
-        else:
-            stats.update(tried)
-            stats["plan"] = "rows"
-            return total
     for name in order:
         tried: dict[str, Any] = {}
         try:

@@ -378,7 +378,7 @@ def _bound(n: int, k: int) -> float:
 
 def build(part: Part, *, max_states: int | None, deadline: Deadline,
           stats: dict[str, Any] | None = None, max_bytes: int = DEFAULT_MAX_BYTES,
-          held: int = 0, max_pieces: int | None = None) -> Table:
+          held: int = 0) -> Table:
     """The table of a part: canonical keys and the number of partial fillings.
 
     Each step's memory is estimated from its input before it runs: the
@@ -401,7 +401,7 @@ def build(part: Part, *, max_states: int | None, deadline: Deadline,
     dtype = np.int64 if _bound(part.n, len(part.rows)) < 2**62 else object
     keys = np.zeros((layout.words, 1), dtype=np.uint64)
     counts = np.ones(1, dtype=dtype)
-    limits = Limits(max_states, max_bytes, deadline, max_pieces)
+    limits = Limits(max_states, max_bytes, deadline)
     growth, n = 1.0, part.n
     rows = [part.steps[i:i + n] for i in range(0, len(part.steps), n)]
     peak = 1
@@ -422,7 +422,6 @@ class Limits:
     max_states: int | None
     max_bytes: int
     deadline: Deadline
-    max_pieces: int | None  # pieces tried (the halved ones too), over the count
 
 
 def _row(keys: np.ndarray, counts: np.ndarray, steps: tuple[Step, ...], layout: Layout,
@@ -445,10 +444,6 @@ def _row(keys: np.ndarray, counts: np.ndarray, steps: tuple[Step, ...], layout: 
     kept = 0  # states in done
     while lo < states:
         hi = min(lo + size, states)
-        tries = stats["row_tries"] = stats.get("row_tries", 0) + 1
-        if limits.max_pieces is not None and tries > limits.max_pieces and hi - lo < states:
-            raise StateSpaceTooLarge(f"its rows pass the budget of {limits.max_pieces} pieces "
-                                     "(tried, the halved ones too)")
         try:
             k, c = keys[:, lo:hi], counts[lo:hi]
             if hi - lo < states:
@@ -813,32 +808,21 @@ def pinned(n: int) -> Futoshiki:
 def count(puzzle: Futoshiki, *, max_states: int | None = None,
           deadline: Deadline | None = None, stats: dict[str, Any] | None = None,
           heights: tuple[int, ...] | None = None, turns: tuple[bool, ...] = (False, True),
-          max_bytes: int = DEFAULT_MAX_BYTES, max_pieces: int | None = None) -> int:
+          max_bytes: int = DEFAULT_MAX_BYTES) -> int:
     """The exact number of solutions of ``puzzle``.
 
     Raises ``StateSpaceTooLarge`` past the state budget (``max_states`` states
-    after a step, None: none), past ``max_pieces`` pieces tried (whole rows
-    aside; None: any), or before a step, a join or a kept table would hold
-    more than ``max_bytes`` bytes, and ``LimitReached`` past the deadline.
+    after a step, None: none) or before a step, a join or a kept table would
+    hold more than ``max_bytes`` bytes, and ``LimitReached`` past the deadline.
     """
     stats = stats if stats is not None else {}
-    try:
-        return _count(puzzle, max_states, deadline, stats, heights, turns, max_bytes, max_pieces)
-    finally:
-        stats.pop("row_tries", None)  # (the pieces tried, for max_pieces: not an effort shown)
-
-
-def _count(puzzle: Futoshiki, max_states: int | None, deadline: Deadline | None,
-           stats: dict[str, Any], heights: tuple[int, ...] | None, turns: tuple[bool, ...],
-           max_bytes: int, max_pieces: int | None) -> int:
     deadline = deadline or Deadline(None)
     n = puzzle.n
     if puzzle.adjacent:
         raise Unsupported("count-dp: Adjacent mode's bars do not fit its states")
     if n == 1:
         return int(puzzle.givens[0][0] in (0, 1))
-    limits = {"max_states": max_states, "deadline": deadline, "max_bytes": max_bytes,
-              "max_pieces": max_pieces}
+    limits = {"max_states": max_states, "deadline": deadline, "max_bytes": max_bytes}
     if not puzzle.less and not any(any(row) for row in puzzle.givens) and heights is None:
         # Every value is alike: count the squares whose first column is 1..n.
         return math.factorial(n) * _count_pinned(n, limits, stats)
