@@ -111,6 +111,42 @@ def test_peak_memory_of_a_hard_seven_by_seven() -> None:
     assert seen["peak_mb"] <= 640
 
 
+@pytest.mark.slow
+def test_peak_memory_of_the_empty_eight_by_eight() -> None:
+    # The rows plan reuses the heap's freed tables (no page faults for fresh
+    # ones): its peak still stays under the budget.
+    seen = _in_child(Futoshiki.empty(8), 640)
+    assert (seen["status"], seen["count"]) == ("COUNTED", 108776032459082956800)
+    assert seen["peak_mb"] <= 640
+
+
+def test_the_rows_plan_gives_the_heap_back() -> None:
+    # The heap kept by the rows plan (``rows.heap_reused``) does not count
+    # against the plan after it: once the empty 8x8 has stopped at its byte
+    # budget, the layers plan counts under 120 MB as in a fresh process.
+    code = (
+        "import json\n"
+        "from search.futoshiki.countdp import CountDPBackend\n"
+        "from search.futoshiki.countdp import rows\n"
+        "from search.futoshiki.model import Futoshiki\n"
+        "from tests.futoshiki.test_countdp_memory import ELEVEN\n"
+        "try:\n"
+        "    rows.count(Futoshiki.empty(8), max_bytes=96 * rows.MB)\n"
+        "except rows.StateSpaceTooLarge:\n"
+        "    pass\n"
+        "open('/proc/self/clear_refs', 'w').write('5')  # the peak starts again here\n"
+        "result = CountDPBackend(progress=False, memory_mb=120).count(ELEVEN)\n"
+        "peak = int(open('/proc/self/status').read().split('VmHWM:')[1].split()[0]) / 1024\n"
+        "print(json.dumps([str(result.status), result.count, peak]))\n")
+    if not Path("/proc/self/clear_refs").exists():
+        pytest.skip("needs Linux's /proc/self/clear_refs")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=ROOT, check=True)
+    status, count, peak = json.loads(done.stdout)
+    assert (status, count) == ("COUNTED", 45_125_264)
+    assert peak <= 120
+
+
 def test_pieces_under_a_byte_budget_count_the_same() -> None:
     rng = random.Random(41)
     counted = {"layers": 0, "rows": 0}
