@@ -64,7 +64,7 @@ REST_CELLS = 20  # a count finishes the last open cells by merging states...
 REST_STATES = 100_000  # ... unless that needs more states than this
 PROGRESS_AFTER = 5.0  # seconds of counting before the first progress line on stderr
 PROBE_VALUES = 5  # probing skips wider cells: they seldom lose a value and cost most
-PROBE_CHUNK = 9  # rows probed between two looks at the clock (a 9x9 in one call)
+PROBE_CELLS = 81  # cells probed between two looks at the clock, a row at least (a 9x9 in one call)
 
 
 class Contradiction(Exception):
@@ -242,14 +242,15 @@ class Engine:
 
         The domains are a fixpoint of every rule when this starts, so a trial
         only looks at the rows and columns it changes.  ``check`` (the
-        deadline) is called every PROBE_CHUNK rows of cells: a pass over a
-        large square takes a while.
+        deadline) is called every PROBE_CELLS cells, a row at least: a pass
+        over a large square takes a while, and the compiled probe answers no
+        signal.
         """
         state, n, cells = self.state, self.n, self.n * self.n
         start = 0
         while start < cells:
             check()
-            end = min(cells, start + PROBE_CHUNK * n)
+            end = min(cells, start + max(n, PROBE_CELLS))
             i = state.probe(start, end, PROBE_VALUES)
             if i == -1:
                 start = end

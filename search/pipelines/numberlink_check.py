@@ -317,7 +317,9 @@ def _route(puzzle: Numberlink, cover: Solution, full: int | None, budget: Budget
         raise LimitReached
     if other is None or other.edges == cover.edges or verify(puzzle.lenient(), other):
         # (the router's paths share no cell: a solution, if not S)
-        log.add("route", "router", "none" if other is None else "S again", spent)
+        outcome = ("none" if other is None else "S again" if other.edges == cover.edges
+                   else "not a solution")
+        log.add("route", "router", outcome, spent)
         return None
     log.add("route", "router", "found", spent)
     if covers(puzzle, other):
@@ -447,7 +449,7 @@ def _bands(puzzle: Numberlink, cover: Solution, full: int | None, budget: Budget
                    key=lambda step: min(step))
     band = [min(step)[0] // max(1, budget.band_rows) for step in steps]
     return _cases(puzzle, cover, full, steps, band, "proof (bands)", budget.band_proof_time,
-                  budget.bands_time, False, budget, deadline, log)
+                  budget.bands_time, False, budget, deadline, log, "row-major")
 
 
 def _ring(puzzle: Numberlink, cell: tuple[int, int]) -> int:
@@ -459,7 +461,7 @@ def _ring(puzzle: Numberlink, cell: tuple[int, int]) -> int:
 def _rings(puzzle: Numberlink, cover: Solution, full: int | None, budget: Budget,
            deadline: Deadline, log: _Log) -> Finding | None:
     """Step 8's split in another order: S's steps from the centre of the
-    board out (by ring, then row-major), in bands of ``band_rows`` rings, and
+    board out (by ring, then row-major), in bands of ``ring_band`` rings, and
     the cases taken from the last: the one that keeps all of S but its outer
     ring first, each later case with fewer of S's steps kept.  The same
     lemma (the cases tile every T), so all infeasible prove S the only
@@ -470,22 +472,23 @@ def _rings(puzzle: Numberlink, cover: Solution, full: int | None, budget: Budget
     where the whole proof, which fixes nothing, runs out."""
     if budget.ring_case_time <= 0 or budget.rings_time <= 0:
         return None
-    steps = sorted((step for path in cover.paths for step in zip(path, path[1:])),
-                   key=lambda step: (-min(_ring(puzzle, c) for c in step), min(step)))
-    band = [-min(_ring(puzzle, c) for c in step) // max(1, budget.ring_band)
-            for step in steps]
+    depth = {step: min(_ring(puzzle, cell) for cell in step)
+             for path in cover.paths for step in zip(path, path[1:])}
+    steps = sorted(depth, key=lambda step: (-depth[step], min(step)))
+    band = [-depth[step] // max(1, budget.ring_band) for step in steps]
     return _cases(puzzle, cover, full, steps, band, "proof (rings)", budget.ring_case_time,
-                  budget.rings_time, True, budget, deadline, log)
+                  budget.rings_time, True, budget, deadline, log, "from the centre out")
 
 
 def _cases(puzzle: Numberlink, cover: Solution, full: int | None,
            steps: list[tuple[tuple[int, int], tuple[int, int]]], band: list[int], name: str,
            each: float, total: float, last_first: bool, budget: Budget, deadline: Deadline,
-           log: _Log) -> Finding | None:
-    """The cases of ``steps`` (S's steps in the order of the split), a range
-    of consecutive ``band`` numbers each, within ``each`` deterministic s a
-    case and ``total`` for all; ``last_first``: the cases that keep most of
-    S run first (and so do the halves of a case).  See ``_bands``."""
+           log: _Log, order: str) -> Finding | None:
+    """The cases of ``steps`` (S's steps in the order of the split, named by
+    ``order``), a range of consecutive ``band`` numbers each, within ``each``
+    deterministic s a case and ``total`` for all; ``last_first``: the cases
+    that keep most of S run first (and so do the halves of a case).  See
+    ``_bands``."""
     from ortools.sat.python import cp_model
 
     cuts = [0] + [i for i in range(1, len(steps)) if band[i] != band[i - 1]] + [len(steps)]
@@ -512,8 +515,8 @@ def _cases(puzzle: Numberlink, cover: Solution, full: int | None,
         status = load(SOLVE)(solver, case)
         effort = load(EFFORT)(solver)
         spent += effort["deterministic_time"]
-        rows = sorted(min(step)[0] for step in steps[lo:hi])
-        where = f"steps {lo}-{hi - 1} of S (rows {rows[0] + 1}-{rows[-1] + 1})"
+        rows = [min(step)[0] + 1 for step in steps[lo:hi]]
+        where = f"steps {lo}-{hi - 1} of S (rows {min(rows)}-{max(rows)})"
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             log.add(name, "cpsat", f"{where}: found", effort)
             other = read(solver)
@@ -537,7 +540,7 @@ def _cases(puzzle: Numberlink, cover: Solution, full: int | None,
     log.open_question = (
         "is there a lenient solution other than S (the self-avoiding full cover found) "
         f"that keeps S's steps before one of {len(left)} ranges of its steps "
-        f"({'row-major' if name == 'proof (bands)' else 'from the centre out'}) "
+        f"({order}) "
         "and leaves one step of that range? Its cells: "
         + " ".join(f"({r},{c})" for r, c in cells[:40])
         + (f" and {len(cells) - 40} more" if len(cells) > 40 else ""))
