@@ -19,8 +19,10 @@ import pytest
 
 from search.core import compiled
 from search.futoshiki.countdp import layers as layerdp
+from search.futoshiki.countdp import rows as rowdp
 from search.futoshiki.io import format_seed
 from search.futoshiki.model import Futoshiki
+from search.futoshiki.propagate import Engine
 from search.lab.oracles.futoshiki import random_puzzle
 from tests.conftest import ROOT
 from tests.futoshiki.test_countdp_rows import LATIN, clues
@@ -106,9 +108,16 @@ def _layers_both_ways(puzzle: Futoshiki, monkeypatch, **options) -> list[tuple]:
 
 
 def _mixed(seed: int, count: int) -> list[Futoshiki]:
+    """``count`` random puzzles whose count reaches the steps (not refuted by
+    propagation before the first layer)."""
     rng = random.Random(seed)
-    return [random_puzzle(rng.choice((4, 5, 6)), rng, givens=rng.choice([0.0, 0.05, 0.1]),
-                          relations=rng.choice([0.1, 0.3, 0.5])) for _ in range(count)]
+    found: list[Futoshiki] = []
+    while len(found) < count:
+        puzzle = random_puzzle(rng.choice((4, 5, 6)), rng, givens=rng.choice([0.0, 0.05, 0.1]),
+                               relations=rng.choice([0.1, 0.3, 0.5]))
+        if Engine(puzzle).ok:
+            found.append(puzzle)
+    return found
 
 
 @pytest.mark.skipif(not compiled.is_compiled(BUILT), reason=NOT_BUILT)
@@ -116,6 +125,7 @@ def _mixed(seed: int, count: int) -> list[Futoshiki]:
 def test_compiled_and_numpy_steps_count_alike(puzzle: Futoshiki, monkeypatch) -> None:
     first, second = _layers_both_ways(puzzle, monkeypatch)
     assert first == second
+    assert first[0] == rowdp.count(puzzle)  # the other plan, for an answer of its own
     pieces = _layers_both_ways(puzzle, monkeypatch, max_bytes=12 * 2**20)  # in pieces
     assert [p[0] for p in pieces] == [first[0]] * 2
 
@@ -142,4 +152,4 @@ def test_gridcp_pure_counts_the_same() -> None:
     env = {**os.environ, compiled.PURE: "1", "PYTHONPATH": str(ROOT)}
     done = subprocess.run([sys.executable, "-c", code], input=format_seed(puzzle), env=env,
                           capture_output=True, text=True, check=True, cwd=ROOT)
-    assert int(done.stdout) == here
+    assert int(done.stdout) == here == rowdp.count(puzzle)

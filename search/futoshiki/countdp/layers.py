@@ -361,8 +361,10 @@ class Frontier:
         self.grew = 0
         kernel = COMPILED and counts.dtype == np.int64
         # Where the compiled step may run, both steps keep its schedule (free
-        # columns sorted only where a side may stop), so the states, and any
-        # budget on them, do not depend on which build runs.
+        # columns sorted only where a side may stop), so the states and a
+        # state budget do not depend on which build runs.  The byte estimates
+        # do (each step's own arrays): under a byte budget the interpreted
+        # build may cut a layer into more pieces, never to another count.
         late = counts.dtype == np.int64
         for row in unit.rows:
             deadline.check()

@@ -499,20 +499,26 @@ def _row(keys: np.ndarray, counts: np.ndarray, steps: tuple[Step, ...], layout: 
         budget = limits.max_states
         if len(done) > 1 and (kept * per > (limits.max_bytes - held) // 3 or (
                 budget is not None and kept > budget // 2 and kept - merged > budget // 4)):
-            afford(held + kept * (per + 3 * per + 24), limits.max_bytes,
-                   f"the {kept:,} states of a row's pieces, merged")
-            done = [_merge(*_concatenate(done, layout.words, counts))]
+            done = [_merged_pieces(done, kept, per, held, layout, limits, counts)]
             kept = merged = done[0][0].shape[1]
-            check_states(kept, budget, "after a row")
-    if len(done) > 1:
-        afford(held + kept * (per + 3 * per + 24), limits.max_bytes,
-               f"the {kept:,} states of a row's pieces, merged")
-    keys, counts = _merge(*_concatenate(done, layout.words, counts)) if len(done) > 1 \
-        else done[0]
+    keys, counts = _merged_pieces(done, kept, per, held, layout, limits, counts) \
+        if len(done) > 1 else done[0]
     check_states(keys.shape[1], limits.max_states, "after a row")
     if pieces > 1:
         stats["row_pieces"] = stats.get("row_pieces", 0) + pieces
     return keys, counts, most
+
+
+def _merged_pieces(done: list[tuple[np.ndarray, np.ndarray]], kept: int, per: int, held: int,
+                   layout: Layout, limits: Limits, counts: np.ndarray
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """A row's pieces (``kept`` states in all) merged into one table, once the
+    merge's estimate fits the budget."""
+    afford(held + kept * (per + 3 * per + 24), limits.max_bytes,
+           f"the {kept:,} states of a row's pieces, merged")
+    merged = _merge(*_concatenate(done, layout.words, counts))
+    check_states(merged[0].shape[1], limits.max_states, "after a row")
+    return merged
 
 
 def _step(keys: np.ndarray, counts: np.ndarray, step: Step, layout: Layout, limits: Limits,
