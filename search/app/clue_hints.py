@@ -26,6 +26,7 @@ from search.core.limits import Overtime, watchdog
 from search.core.puzzlekind import PuzzleKind
 from search.futoshiki.hint import forced_value
 from search.numberlink.grade import forced_link
+from search.numberlink.model import Solution
 
 KINDS = ("numberlink", "futoshiki")
 NOTHING = "NOTHING TO DO"  # headlines said in more than one place
@@ -66,6 +67,10 @@ def answer(name: str, kind_: PuzzleKind, puzzle: Any, args: Any) -> tuple[dict, 
             elif kind_.name == "futoshiki" and puzzle.complete:
                 found = Move(Status.SOLVED, NOTHING,
                              reasons=("every cell is given: nothing to place",))
+            elif kind_.name == "numberlink" and not puzzle.pairs and not kind_.call(
+                    "verify", puzzle, Solution(())):  # (lenient, or every cell blocked)
+                found = Move(Status.SOLVED, NOTHING,
+                             reasons=("the board has no pairs: nothing to link",))
             else:
                 found = _deduced(kind_, puzzle)
             if found is None and getattr(args, "solve", False):
@@ -117,9 +122,6 @@ def _solver_move(kind_: PuzzleKind, puzzle: Any, args: Any) -> Move:
         label, why = said.get(result.status, (NO_FORCED, "the solver stopped undecided"))
         return Move(result.status, label, how=backend, reasons=(why,), effort=effort)
     solution = result.solutions[0]
-    if kind_.name == "numberlink" and not solution.paths:  # lenient, and no pairs
-        return Move(Status.SOLVED, NOTHING, how=backend, effort=effort,
-                    reasons=("the board has no pairs: nothing to link",))
     if kind_.name == "numberlink":
         path = solution.paths[0]
         move = {"cell": list(path[0]), "next": list(path[1]), "label": puzzle.pairs[0].label}

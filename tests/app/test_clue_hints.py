@@ -122,6 +122,8 @@ def test_hint_solve_on_a_numberlink_without_pairs(tmp_path):
     done = gridcp("hint", "--solve", "--lenient", "--json", str(board))  # was an internal error
     out = json.loads(done.stdout)
     assert done.returncode == 0 and out["status"] == "SOLVED" and "move" not in out
+    done = gridcp("hint", "--lenient", str(board))  # nothing to do, without --solve too
+    assert done.returncode == 0 and "NOTHING TO DO" in done.stdout, done.stdout
     done = gridcp("hint", "--solve", str(board))  # full cover: the open cell stays open
     assert done.returncode == 1 and "NO SOLUTION" in done.stdout
 
