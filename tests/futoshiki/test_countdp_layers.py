@@ -4,13 +4,14 @@ force, identities, agreement with the row plan, and the plan choice."""
 from __future__ import annotations
 
 import importlib.util
+import itertools
 import random
 from typing import Any
 
 import numpy as np
 import pytest
 
-from search.core.contract import Status, Unsupported
+from search.core.contract import Deadline, Status, Unsupported
 from search.futoshiki.countdp import CountDPBackend, count_dp, plans
 from search.futoshiki.countdp import layers as layerdp
 from search.futoshiki.countdp import rows as rowdp
@@ -19,6 +20,7 @@ from search.futoshiki.model import Futoshiki
 from search.futoshiki.propagate import Engine
 from search.lab.oracles.futoshiki import count as brute_force_count
 from search.lab.oracles.futoshiki import random_puzzle
+from search.lab.oracles.futoshiki import solutions as brute_force_solutions
 from tests.conftest import ROOT
 from tests.futoshiki.test_countdp_rows import LATIN, clues, reversed_values
 
@@ -306,3 +308,95 @@ def test_mirror_flips_keep_the_count(seed: int) -> None:
                   reversed_values(puzzle)):
         for plan in ("layers", "rows"):
             assert count_dp(other, plan=plan) == expected
+
+
+# Folding: one side alone, its states of equal futures merged (``layers.fold``).
+
+def _futures(squares: list[list[int]], value: int) -> dict[int, int]:
+    """Brute force: per mask of the cells at most ``value`` in some solution
+    (``squares``: every solution's cells), its completions (the distinct
+    fillings above ``value``: a solution is a past and a future of its mask,
+    chosen apart)."""
+    uppers: dict[int, set[tuple[int, ...]]] = {}
+    for cells in squares:
+        mask = sum(1 << i for i, v in enumerate(cells) if v <= value)
+        uppers.setdefault(mask, set()).add(tuple(v if v > value else 0 for v in cells))
+    return {mask: len(fills) for mask, fills in uppers.items()}
+
+
+def _forward_states(puzzle: Futoshiki, layers: int) -> np.ndarray:
+    """The forward side's masks after ``layers`` layers, unfolded."""
+    domains = list(Engine(puzzle).dom)
+    ahead, _ = layerdp.units(puzzle, domains)
+    side = layerdp.Frontier(puzzle.n, layerdp.Symmetry(), ahead, None, 2**30)
+    for _ in range(layers):
+        side.layer(len(ahead) // puzzle.n, Deadline(None), 0)
+    return side.keys
+
+
+def test_a_fold_merges_only_states_of_equal_futures() -> None:
+    # Folded three times, with counts 1, each state's completions (brute
+    # force) and their squares: a class's completions are all alike exactly
+    # when (their sum)^2 = (its size) * (the sum of their squares); and the
+    # representative's own completions are the class's.  Fresh 4x4 and 5x5
+    # clue sets, every layer.
+    merged = 0  # states merged into another's class
+    for seed in range(8):
+        rng = random.Random(900 + seed)
+        n = 4 if seed < 6 else 5
+        puzzle = clues(n, rng, rng.randint(1, n - 1), rng.randint(0, 1))
+        squares = [[v for row in s.grid for v in row] for s in brute_force_solutions(puzzle)]
+        for value in range(1, n):
+            keys = _forward_states(puzzle, value)
+            futures = _futures(squares, value)
+            ahead = np.array([futures.get(int(k), 0) for k in keys], dtype=np.int64)
+            folds = [layerdp.fold(keys, counts, layerdp.pins(puzzle), value, n)
+                     for counts in (np.ones_like(ahead), ahead, ahead * ahead)]
+            reps = folds[0][0]
+            assert all(np.array_equal(reps, other) for other, _ in folds[1:])
+            size, total, sum_of_squares = (counts for _, counts in folds)
+            assert size.sum() == keys.size
+            assert np.array_equal(total * total, size * sum_of_squares)
+            assert [futures.get(int(k), 0) * int(m) for k, m in zip(reps, size)] == total.tolist()
+            merged += keys.size - reps.size
+    assert merged > 100
+
+
+def test_the_empty_square_folds_its_first_layer_to_one_class() -> None:
+    # Every line free: value 1's n! permutation matrices are one class.
+    n = 6
+    keys = _forward_states(Futoshiki.empty(n), 1)
+    reps, counts = layerdp.fold(keys, np.ones(keys.size, dtype=np.int64),
+                                layerdp.pins(Futoshiki.empty(n)), 1, n)
+    assert keys.size == 720 and counts.tolist() == [720]
+
+
+def test_a_fold_keeps_lines_an_open_clue_pins() -> None:
+    # 3x3, value 1: the permutation matrices.  With no clue every line is
+    # free and they are one class.  With (0, 0) < (0, 1), the two that fill
+    # (0, 0) settle it and are one class; the four that leave it empty have
+    # it open (row 0 and columns 0 and 1 pinned), so only rows 1 and 2 move:
+    # two classes, by where row 0 has its cell, never merged with the first.
+    n = 3
+    keys = np.sort(np.array([sum(1 << (r * n + p[r]) for r in range(n))
+                             for p in itertools.permutations(range(n))], dtype=np.uint64))
+    ones = np.ones(keys.size, dtype=np.int64)
+    empty = Futoshiki.empty(n)
+    reps, counts = layerdp.fold(keys, ones, layerdp.pins(empty), 1, n)
+    assert counts.tolist() == [6]
+    linked = Futoshiki(n, empty.givens, (((0, 0), (0, 1)),))
+    reps, counts = layerdp.fold(keys, ones, layerdp.pins(linked), 1, n)
+    assert counts.tolist() == [2, 2, 2]
+    filled = [int(k) for k, c in zip(reps, counts) if int(k) & 1]
+    assert len(filled) == 1
+
+
+@pytest.mark.parametrize("puzzle", _small(40, 47) + _identity_puzzles(),
+                         ids=lambda p: f"n{p.n}-{len(p.less)}")
+def test_folded_and_met_in_the_middle_agree(puzzle: Futoshiki) -> None:
+    stats: dict[str, Any] = {}
+    folded = layerdp.count(puzzle, stats=stats)
+    assert folded == layerdp.count(puzzle, folding=False)
+    if puzzle.n <= 4:
+        assert folded == brute_force_count(puzzle)
+    assert stats.get("direction", "none, as the search found none") in ("up", "down") or not folded
