@@ -153,3 +153,25 @@ def test_gridcp_pure_counts_the_same() -> None:
     done = subprocess.run([sys.executable, "-c", code], input=format_seed(puzzle), env=env,
                           capture_output=True, text=True, check=True, cwd=ROOT)
     assert int(done.stdout) == here == rowdp.count(puzzle)
+
+
+@pytest.mark.parametrize("module", MODULES)
+@pytest.mark.parametrize("seed", range(6))
+def test_the_forms_as_numpy_makes_them(module, seed: int) -> None:
+    # ``kernel.forms`` (its source interpreted, and the extension where
+    # built) gives every state the pinned lines and the form that
+    # ``layers.forms`` gives it in numpy, so a fold's classes, and so the
+    # states and a state budget, are the same in both builds.
+    rng = random.Random(1100 + seed)
+    n = (5, 7, 8)[seed % 3]
+    puzzle = clues(n, rng, rng.randint(1, 2 * n), rng.randint(0, 2))
+    pinning = layerdp.pins(puzzle)
+    keys = np.unique(np.array([rng.getrandbits(n * n) for _ in range(300)], dtype=np.uint64))
+    for value in (1, n // 2, n - 1):
+        pinned, form = np.empty_like(keys), np.empty_like(keys)
+        module.forms(keys, n, np.array(pinning.smaller, dtype=np.uint64),
+                     np.array(pinning.lines, dtype=np.uint64), pinning.later[value - 1],
+                     pinned, form, np.zeros(n, dtype=np.uint64))
+        expected = layerdp.forms(keys, pinning, value, n)
+        assert np.array_equal(pinned, expected[0]) and np.array_equal(form, expected[1])
+        assert (form != keys).any()  # (free lines were sorted)

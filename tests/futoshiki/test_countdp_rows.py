@@ -89,7 +89,7 @@ def test_sort_keys_packed_into_one_word() -> None:
     low = rng.integers(0, 2**20, 5_000, dtype=np.uint64) << np.uint64(30)
     keys = np.stack([low | np.uint64(5), rng.integers(0, 2**9, 5_000, dtype=np.uint64)])
     keys[:, 100:200] = keys[:, :100]  # equal keys
-    order = rowdp._order(keys)
+    order = rowdp.key_order(keys)
     assert np.array_equal(keys[:, order], keys[:, np.lexsort(keys[::-1])])
     wide = rng.integers(0, 2**63, (2, 1_000), dtype=np.uint64)
     assert rowdp._packed(wide) is None

@@ -88,3 +88,52 @@ def merge(keys, counts, ok, bits, at, heads, out_keys, out_counts):
             at[2 * best + 1] = at[2 * live + 1]
             heads[best] = heads[live]
     return m
+
+
+def forms(keys, n, shifts, lines, later, pinned, out, fields):
+    """``layers.fold``'s forms, state by state: ``pinned[i]``, the lines the
+    open clues of mask ``keys[i]`` pin (``later``, and ``lines[j]`` for each
+    inequality whose smaller cell, bit ``shifts[j]``, is empty; rows' bits
+    above columns'), and ``out[i]``, the mask with its free rows' fields
+    sorted, then its free columns, then its free rows again, as
+    ``layers.free_form`` makes it.  Scratch: ``fields`` (``n`` slots)."""
+    one = 1  # (a u64: a literal 1 shifted is a C int)
+    row = (one << n) - one
+    spread = 0
+    for r in range(n):
+        spread |= one << (r * n)
+    for i in range(keys.shape[0]):
+        k = keys[i]
+        word = later
+        for j in range(shifts.shape[0]):
+            if not (k >> shifts[j]) & 1:
+                word |= lines[j]
+        pinned[i] = word
+        free_rows = row ^ ((word >> n) & row)  # (no ~: the source runs on Python ints too)
+        free_columns = row ^ (word & row)
+        k = sort_lines(k, free_rows, n, row, n, fields)
+        k = sort_lines(k, free_columns, 1, spread, n, fields)
+        out[i] = sort_lines(k, free_rows, n, row, n, fields)
+    return 0
+
+
+def sort_lines(k, free, step, mask, n, fields):
+    """``k`` with the lines ``free`` (a bit each; line ``x`` is ``mask``
+    shifted by ``x * step``) in the order of their bits, read as numbers,
+    kept on the same places: the smallest on the first."""
+    m = 0
+    for x in range(n):
+        if (free >> x) & 1:
+            f = (k >> (x * step)) & mask
+            j = m
+            while j > 0 and fields[j - 1] > f:  # (insertion: n <= 8)
+                fields[j] = fields[j - 1]
+                j -= 1
+            fields[j] = f
+            m += 1
+    j = 0
+    for x in range(n):  # the sorted fields back on the free lines, in order
+        if (free >> x) & 1:
+            k = (k ^ (k & (mask << (x * step)))) | (fields[j] << (x * step))
+            j += 1
+    return k

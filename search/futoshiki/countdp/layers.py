@@ -22,7 +22,16 @@ The clues prune masks instead of widening states:
 So each inequality keeps roughly three quarters of the masks of a layer (and
 a given about half), where the row DP must carry a linked cell's value.
 
-**Met in the middle.** A forward table over the values ``1..h`` (masks
+**Folded** (the default, ``folded_count``).  One side goes all the way,
+its states merged at every layer's end by what their futures depend on:
+the empty cells and the clues still open among them (``fold``).  Lines
+that no open clue touches may be permuted without changing the future, so
+the late layers, where most clues have settled, hold a few thousand classes
+where they held millions of masks.  The side goes up (values ``1..n``) or
+down (``n..1``), whichever has fewer classes after two layers.
+
+**Met in the middle** (``folding=False``, or a ``split``; the tests hold
+the two plans to each other).  A forward table over the values ``1..h`` (masks
 down-closed under the relations) and a backward table over ``n..h+1`` (the
 same DP on the puzzle with every value ``v`` read as ``n + 1 - v`` and every
 relation reversed; its masks are the cells above ``h``) are joined on
@@ -65,13 +74,14 @@ from search.futoshiki.countdp.rows import (
     check_states,
     count_bytes,
     equal_orders,
+    key_order,
     sort_network,
     transpose,
 )
 from search.futoshiki.model import Futoshiki
 from search.futoshiki.propagate import Engine
 
-KERNEL = load("search.futoshiki.countdp.kernel")  # the row step, compiled where built
+KERNEL = load("search.futoshiki.countdp.kernel")  # the row step and the forms, compiled where built
 COMPILED = is_compiled(KERNEL)  # interpreted, the step runs in numpy instead (faster there)
 MAX_ORDER = 8  # n * n bits in one uint64
 MAX_MOVES = 4  # with free rows and columns, the smaller group's lines (their 4! moves)
@@ -153,9 +163,10 @@ def symmetry(puzzle: Futoshiki, domains: list[int]) -> Symmetry:
 @dataclass(frozen=True)
 class Pins:
     """What pins a line of a forward state's future (``fold``): per
-    inequality, the bit of its smaller cell and the lines of its two cells;
-    per value ``v`` (index ``v - 1``), the lines of the givens above ``v``.
-    A line word holds the rows' bits above the columns' (``n`` bits each)."""
+    inequality, its smaller cell (its bit's index) and the lines of its two
+    cells; per value ``v`` (index ``v - 1``), the lines of the givens above
+    ``v``.  A line word holds the rows' bits above the columns' (``n`` bits
+    each)."""
 
     smaller: tuple[int, ...]
     lines: tuple[int, ...]
@@ -174,7 +185,7 @@ def pins(puzzle: Futoshiki) -> Pins:
     later = tuple(lines(*((r, c) for r in range(n) for c in range(n)
                           if puzzle.givens[r][c] > v))
                   for v in range(1, n + 1))
-    return Pins(tuple(1 << (a[0] * n + a[1]) for a, _ in puzzle.less),
+    return Pins(tuple(a[0] * n + a[1] for a, _ in puzzle.less),
                 tuple(lines(a, b) for a, b in puzzle.less), later)
 
 
@@ -203,34 +214,48 @@ def fold(keys: np.ndarray, counts: np.ndarray, pinning: Pins, value: int, n: int
     """
     if keys.size < 2:
         return keys, counts
-    pinned = np.full(keys.size, pinning.later[value - 1], dtype=np.uint64)
-    one = np.uint64(1)
-    for bit, lines in zip(pinning.smaller, pinning.lines):
-        shift = np.uint64(bit.bit_length() - 1)
-        pinned |= (((keys >> shift) & one) ^ one) * np.uint64(lines)
-    order = np.argsort(pinned, kind="stable")  # (keys stay in order in a group)
-    pinned = pinned[order]
-    starts = np.flatnonzero(np.concatenate(([True], pinned[1:] != pinned[:-1])))
-    ends = np.append(starts[1:], pinned.size)
-    out_k, out_c = [], []
-    for lo, hi in zip(starts.tolist(), ends.tolist()):
-        at = order[lo:hi]
-        word = int(pinned[lo])
-        rows = tuple(r for r in range(n) if not word >> (n + r) & 1)
-        columns = tuple(c for c in range(n) if not word >> c & 1)
-        k, c = keys[at], counts[at]
-        if hi - lo > 1 and (len(rows) > 1 or len(columns) > 1):
-            form = free_form(k, rows, columns, n)
-            by = np.argsort(form, kind="stable")  # the least mask leads its class
-            form, k, c = form[by], k[by], c[by]
-            heads = np.flatnonzero(np.concatenate(([True], form[1:] != form[:-1])))
-            k, c = k[heads], np.add.reduceat(c, heads)
-        out_k.append(k)
-        out_c.append(c)
-    del order, pinned
-    keys, counts = np.concatenate(out_k), np.concatenate(out_c)
+    if COMPILED:
+        pinned, form = np.empty_like(keys), np.empty_like(keys)
+        KERNEL.forms(keys, n, np.array(pinning.smaller, dtype=np.uint64),
+                     np.array(pinning.lines, dtype=np.uint64), pinning.later[value - 1],
+                     pinned, form, np.zeros(n, dtype=np.uint64))
+    else:
+        pinned, form = forms(keys, pinning, value, n)
+    if n * n + 2 * n <= 64:  # one word: the lines pinned above the form
+        order = np.argsort(form | (pinned << np.uint64(n * n)), kind="stable")
+    else:
+        order = key_order(np.stack([pinned, form]))  # (stable too)
+    # The keys come sorted, so the least mask of a class leads it.
+    pinned, form = pinned[order], form[order]
+    heads = np.flatnonzero(np.concatenate(
+        ([True], (pinned[1:] != pinned[:-1]) | (form[1:] != form[:-1]))))
+    del pinned, form
+    keys, counts = keys[order[heads]], np.add.reduceat(counts[order], heads)
+    del order, heads
     by = np.argsort(keys)
     return keys[by], counts[by]
+
+
+def forms(keys: np.ndarray, pinning: Pins, value: int, n: int
+          ) -> tuple[np.ndarray, np.ndarray]:
+    """``fold``'s pinned lines and forms in numpy, the states grouped by
+    their pinned lines (the compiled ``kernel.forms`` makes the same state by
+    state)."""
+    pinned = np.full(keys.size, pinning.later[value - 1], dtype=np.uint64)
+    one = np.uint64(1)
+    for cell, lines in zip(pinning.smaller, pinning.lines):
+        pinned |= (((keys >> np.uint64(cell)) & one) ^ one) * np.uint64(lines)
+    order = np.argsort(pinned, kind="stable")
+    grouped = pinned[order]
+    starts = np.flatnonzero(np.concatenate(([True], grouped[1:] != grouped[:-1])))
+    form = np.empty_like(keys)
+    for lo, hi in zip(starts.tolist(), [*starts[1:].tolist(), keys.size]):
+        at = order[lo:hi]
+        word = int(grouped[lo])
+        rows = tuple(r for r in range(n) if not word >> (n + r) & 1)
+        columns = tuple(c for c in range(n) if not word >> c & 1)
+        form[at] = free_form(keys[at], rows, columns, n)
+    return pinned, form
 
 
 def free_form(keys: np.ndarray, rows: tuple[int, ...], columns: tuple[int, ...], n: int
@@ -251,6 +276,11 @@ def reversed_values(puzzle: Futoshiki) -> Futoshiki:
     n = puzzle.n
     givens = tuple(tuple(n + 1 - v if v else 0 for v in row) for row in puzzle.givens)
     return Futoshiki(n, givens, tuple((b, a) for a, b in puzzle.less))
+
+
+def reversed_domains(domains: list[int], n: int) -> list[int]:
+    """The domains with every value v read as n + 1 - v (bit v - 1 to bit n - v)."""
+    return [int(f"{d:0{n}b}"[::-1], 2) for d in domains]
 
 
 def places(puzzle: Futoshiki, domains: list[int]) -> list[list[tuple[Place, ...]]]:
@@ -297,8 +327,7 @@ def units(puzzle: Futoshiki, domains: list[int]) -> tuple[list[Unit], list[Unit]
     n = puzzle.n
     sym = symmetric_rows(puzzle)
     ahead = places(puzzle, domains)
-    back_domains = [int(f"{d:0{n}b}"[::-1], 2) for d in domains]  # v -> n + 1 - v
-    behind = places(reversed_values(puzzle), back_domains)
+    behind = places(reversed_values(puzzle), reversed_domains(domains, n))
     forward: list[Unit] = []
     backward: list[list[Unit]] = []
     for v in range(1, n + 1):
@@ -793,8 +822,7 @@ def count(puzzle: Futoshiki, *, max_states: int | None = None,
     ahead, behind = units(puzzle, domains)
     stats["plan"] = "layers"
     if folding and split is None:
-        return folded_count(puzzle, sym, (ahead, behind), deadline, stats, max_states,
-                            max_bytes)
+        return folded_count(puzzle, domains, sym, deadline, stats, max_states, max_bytes)
     forward = Frontier(n, sym, ahead, max_states, max_bytes)
     backward = Frontier(n, sym, behind, max_states, max_bytes)
     total, per_layer = len(ahead), len(ahead) // n
@@ -829,12 +857,13 @@ def count(puzzle: Futoshiki, *, max_states: int | None = None,
 PROBE_LAYERS = 2  # layers each way before folding picks its direction
 
 
-def folded_count(puzzle: Futoshiki, sym: Symmetry, sides: tuple[list[Unit], list[Unit]],
-                 deadline: Deadline, stats: dict[str, Any], max_states: int | None,
-                 max_bytes: int) -> int:
+def folded_count(puzzle: Futoshiki, domains: list[int], sym: Symmetry, deadline: Deadline,
+                 stats: dict[str, Any], max_states: int | None, max_bytes: int) -> int:
     """The count by one side alone, folded at every layer's end (``fold``):
-    the values placed up from 1, or down from ``n`` (the same DP on the
-    value-reversed puzzle, ``units``' backward side).
+    the values placed up from 1, or down from ``n`` (the forward side of the
+    value-reversed puzzle: its clued rows too are placed fewest cells first,
+    where the backward side of the meeting keeps the forward's order
+    reversed, twice as slow on a hard 7x7).
 
     Folding merges a layer's states by the clues still open, so the late
     layers, where most clues have settled, hold a few thousand classes: one
@@ -849,10 +878,12 @@ def folded_count(puzzle: Futoshiki, sym: Symmetry, sides: tuple[list[Unit], list
     fast as the other).
     """
     n = puzzle.n
-    per_layer = len(sides[0]) // n
     probes = []
-    for units_, which in zip(sides, (puzzle, reversed_values(puzzle))):
-        side = Frontier(n, sym, units_, max_states, max_bytes)
+    for which, doms in ((puzzle, domains),
+                        (reversed_values(puzzle), reversed_domains(domains, n))):
+        ahead = units(which, doms)[0]
+        per_layer = len(ahead) // n
+        side = Frontier(n, sym, ahead, max_states, max_bytes)
         side.pinning = pins(which)
         for _ in range(min(PROBE_LAYERS, n)):
             side.layer(per_layer, deadline, sum(p.nbytes for p in probes))

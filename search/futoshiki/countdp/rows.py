@@ -669,8 +669,8 @@ def _canonical(keys: np.ndarray, groups: tuple[tuple[Slot, ...], ...], n: int) -
     return keys
 
 
-def _order(keys: np.ndarray) -> np.ndarray:
-    """The order that sorts multi-word keys (the first word first)."""
+def key_order(keys: np.ndarray) -> np.ndarray:
+    """The stable order that sorts multi-word keys (the first word first)."""
     packed = _packed(keys)
     if packed is not None:
         return np.argsort(packed, kind="stable")
@@ -704,7 +704,7 @@ def _merge(keys: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray
     """One key per state, with the counts of equal keys added (exactly)."""
     if keys.shape[1] < 2:
         return keys, counts
-    order = _order(keys)
+    order = key_order(keys)
     keys, counts = np.take(keys, order, axis=1), np.take(counts, order)
     differ = np.zeros(keys.shape[1], dtype=bool)
     differ[0] = True
@@ -782,7 +782,7 @@ def _ids(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     if len(a) == 1:
         return a[0], b[0]
     both = np.concatenate([a, b], axis=1)
-    order = _order(both)
+    order = key_order(both)
     sorted_keys = both[:, order]
     differ = np.zeros(both.shape[1], dtype=bool)
     if both.shape[1]:
