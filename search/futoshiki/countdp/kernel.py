@@ -111,29 +111,48 @@ def forms(keys, n, shifts, lines, later, pinned, out, fields):
         pinned[i] = word
         free_rows = row ^ ((word >> n) & row)  # (no ~: the source runs on Python ints too)
         free_columns = row ^ (word & row)
-        k = sort_lines(k, free_rows, n, row, n, fields)
-        k = sort_lines(k, free_columns, 1, spread, n, fields)
-        out[i] = sort_lines(k, free_rows, n, row, n, fields)
+        for sweep in range(3):  # rows, columns, rows (inline: a call per state costs)
+            free, step, mask = free_rows, n, row
+            if sweep == 1:
+                free, step, mask = free_columns, 1, spread
+            m = 0  # the free lines' fields, read as numbers, insertion-sorted (n <= 8)
+            for x in range(n):
+                if (free >> x) & 1:
+                    f = (k >> (x * step)) & mask
+                    j = m
+                    while j > 0 and fields[j - 1] > f:
+                        fields[j] = fields[j - 1]
+                        j -= 1
+                    fields[j] = f
+                    m += 1
+            j = 0
+            for x in range(n):  # back on the free lines, the smallest on the first
+                if (free >> x) & 1:
+                    k = (k ^ (k & (mask << (x * step)))) | (fields[j] << (x * step))
+                    j += 1
+        out[i] = k
     return 0
 
 
-def sort_lines(k, free, step, mask, n, fields):
-    """``k`` with the lines ``free`` (a bit each; line ``x`` is ``mask``
-    shifted by ``x * step``) in the order of their bits, read as numbers,
-    kept on the same places: the smallest on the first."""
-    m = 0
-    for x in range(n):
-        if (free >> x) & 1:
-            f = (k >> (x * step)) & mask
-            j = m
-            while j > 0 and fields[j - 1] > f:  # (insertion: n <= 8)
-                fields[j] = fields[j - 1]
-                j -= 1
-            fields[j] = f
-            m += 1
-    j = 0
-    for x in range(n):  # the sorted fields back on the free lines, in order
-        if (free >> x) & 1:
-            k = (k ^ (k & (mask << (x * step)))) | (fields[j] << (x * step))
-            j += 1
-    return k
+def radix_pass(keys, order, out_keys, out_order, counts, shift):
+    """One pass of a least-significant-digit radix sort, 16 bits from bit
+    ``shift``: ``keys`` (with their ``order``) into ``out_keys`` (and
+    ``out_order``) stably sorted by that digit.  Scratch: ``counts`` (65,536
+    slots)."""
+    size = keys.shape[0]
+    for d in range(65536):
+        counts[d] = 0
+    for i in range(size):
+        counts[(keys[i] >> shift) & 65535] += 1
+    total = 0
+    for d in range(65536):
+        here = counts[d]
+        counts[d] = total
+        total += here
+    for i in range(size):
+        d = (keys[i] >> shift) & 65535
+        at = counts[d]
+        counts[d] = at + 1
+        out_keys[at] = keys[i]
+        out_order[at] = order[i]
+    return 0

@@ -86,6 +86,7 @@ COMPILED = is_compiled(KERNEL)  # interpreted, the step runs in numpy instead (f
 MAX_ORDER = 8  # n * n bits in one uint64
 MAX_MOVES = 4  # with free rows and columns, the smaller group's lines (their 4! moves)
 RANGE = 1 << 20  # states merged at once when the pieces' sorted tables are merged
+RADIX_MIN = 1 << 16  # fewer keys: numpy's sort (a radix pass clears 65,536 counters)
 ALL = 2**64 - 1
 
 
@@ -222,7 +223,7 @@ def fold(keys: np.ndarray, counts: np.ndarray, pinning: Pins, value: int, n: int
     else:
         pinned, form = forms(keys, pinning, value, n)
     if n * n + 2 * n <= 64:  # one word: the lines pinned above the form
-        order = np.argsort(form | (pinned << np.uint64(n * n)), kind="stable")
+        order = stable_order(form | (pinned << np.uint64(n * n)))
     else:
         order = key_order(np.stack([pinned, form]))  # (stable too)
     # The keys come sorted, so the least mask of a class leads it.
@@ -232,8 +233,29 @@ def fold(keys: np.ndarray, counts: np.ndarray, pinning: Pins, value: int, n: int
     del pinned, form
     keys, counts = keys[order[heads]], np.add.reduceat(counts[order], heads)
     del order, heads
-    by = np.argsort(keys)
+    by = stable_order(keys)
     return keys[by], counts[by]
+
+
+def stable_order(keys: np.ndarray) -> np.ndarray:
+    """The stable order that sorts ``keys`` (``uint64``): where the kernel is
+    compiled, a radix sort of 16 bits a pass (the digits alike in every key
+    skipped), about four times faster than numpy's on millions of keys; the
+    same order (a stable order is unique), so the states do not depend on
+    the build."""
+    if not COMPILED or keys.size < RADIX_MIN:
+        return np.argsort(keys, kind="stable")
+    differ = int(np.bitwise_or.reduce(keys ^ keys[0]))
+    source, order = keys, np.arange(keys.size, dtype=np.int64)
+    target, spare = np.empty_like(keys), np.empty_like(order)
+    counts = np.empty(1 << 16, dtype=np.int64)
+    for shift in range(0, 64, 16):
+        if differ >> shift & 0xFFFF:
+            KERNEL.radix_pass(source, order, target, spare, counts, shift)
+            if source is keys:  # (the caller's keys are read, never written)
+                source = np.empty_like(keys)
+            source, order, target, spare = target, spare, source, order
+    return order
 
 
 def forms(keys: np.ndarray, pinning: Pins, value: int, n: int
@@ -434,7 +456,7 @@ class Frontier:
             try:
                 k, c = keys[lo:hi], counts[lo:hi]
                 if cut:  # the row steps take sorted keys
-                    at = np.argsort(k)
+                    at = stable_order(k)
                     k, c = k[at], c[at]
                     del at
                 for i, unit in enumerate(units):
@@ -486,8 +508,9 @@ class Frontier:
         has its representative in each, which the second fold merges)."""
         if self.pinning is None or keys.size < 2:
             return keys, counts
-        # The states, their lines and order, the classes (made, joined, sorted).
-        afford(other + keys.size * (4 * (8 + count_bytes(counts)) + 24), self.max_bytes,
+        # The states, their lines, forms and order (the radix sort's buffers),
+        # the classes.
+        afford(other + keys.size * (3 * (8 + count_bytes(counts)) + 48), self.max_bytes,
                f"the classes of the {keys.size:,} states after value {value}")
         return fold(keys, counts, self.pinning, value, self.n)
 
