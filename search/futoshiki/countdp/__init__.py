@@ -9,7 +9,9 @@ Two exact plans, chosen by the puzzle's shape (``plans``):
   rows of one orientation (the free rows are a kept table); its states carry
   the values of linked cells, so clues spread over more rows widen them.
 * ``layers`` (``search.futoshiki.countdp.layers``): the values placed one by one,
-  the state the set of filled cells; inequalities and givens remove states.
+  the state the set of filled cells; inequalities and givens remove states,
+  and at every layer's end the states whose futures are alike (the same
+  empty cells up to moves of the lines no open clue touches) are merged.
   Strong where the clues are spread.
 
 **Memory.** Every count runs under a memory budget (option ``memory_mb``; by
