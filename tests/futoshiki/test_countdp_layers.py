@@ -400,3 +400,30 @@ def test_folded_and_met_in_the_middle_agree(puzzle: Futoshiki) -> None:
     if puzzle.n <= 4:
         assert folded == brute_force_count(puzzle)
     assert stats.get("direction", "none, as the search found none") in ("up", "down") or not folded
+
+
+def _read_off(n: int, rng: random.Random, inequalities: int, givens: int) -> Futoshiki:
+    """Clues read off a random Latin square (a shuffled cyclic one): a puzzle
+    with solutions."""
+    rows, columns, values = (rng.sample(range(n), n) for _ in range(3))
+    square = [[values[(rows[r] + columns[c]) % n] + 1 for c in range(n)] for r in range(n)]
+    pairs = [((r, c), (r, c + 1)) for r in range(n) for c in range(n - 1)]
+    pairs += [((r, c), (r + 1, c)) for r in range(n - 1) for c in range(n)]
+    less = [(a, b) if square[a[0]][a[1]] < square[b[0]][b[1]] else (b, a)
+            for a, b in rng.sample(pairs, inequalities)]
+    grid = [[0] * n for _ in range(n)]
+    for i in rng.sample(range(n * n), givens):
+        grid[i // n][i % n] = square[i // n][i % n]
+    return Futoshiki(n, tuple(map(tuple, grid)), tuple(less))
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_folding_an_eight_by_eight(seed: int) -> None:
+    # Order 8: the classes sorted by two words, the counts Python integers
+    # from the fifth layer on; the folded count is the rows plan's and the
+    # meeting's.
+    puzzle = _read_off(8, random.Random(1300 + seed), 10, 16)
+    stats: dict[str, Any] = {}
+    folded = layerdp.count(puzzle, stats=stats)
+    assert folded >= 1 and stats["direction"] in ("up", "down")
+    assert folded == rowdp.count(puzzle) == layerdp.count(puzzle, folding=False)
