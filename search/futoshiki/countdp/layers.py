@@ -913,7 +913,7 @@ def folded_count(puzzle: Futoshiki, domains: list[int], sym: Symmetry, deadline:
         probes.append(side)
     side = min(probes, key=lambda p: p.size)  # (ties: up)
     stats["direction"] = "up" if side is probes[0] else "down"
-    stats["probe_states"] = [p.size for p in probes]
+    stats["probe_classes"] = [p.size for p in probes]
     del probes  # (the other side's tables go)
     while side.done < len(side.units) and side.size:
         side.layer(per_layer, deadline, 0)
