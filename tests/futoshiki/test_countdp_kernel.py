@@ -175,3 +175,19 @@ def test_the_forms_as_numpy_makes_them(module, seed: int) -> None:
         expected = layerdp.forms(keys, pinning, value, n)
         assert np.array_equal(pinned, expected[0]) and np.array_equal(form, expected[1])
         assert (form != keys).any()  # (free lines were sorted)
+
+
+@pytest.mark.parametrize("module", MODULES)
+def test_the_radix_sort_gives_numpys_stable_order(module, monkeypatch) -> None:
+    # Keys with many ties and digits alike in every key (passes skipped):
+    # the order is numpy's stable argsort, the caller's keys left alone.
+    monkeypatch.setattr(layerdp, "KERNEL", module)
+    monkeypatch.setattr(layerdp, "COMPILED", True)
+    monkeypatch.setattr(layerdp, "RADIX_MIN", 1)
+    rng = random.Random(1200)
+    for size, bits in ((1, 8), (700, 12), (3000, 44)):
+        keys = np.array([rng.getrandbits(bits) << rng.choice((0, 20)) for _ in range(size)],
+                        dtype=np.uint64)
+        kept = keys.copy()
+        assert np.array_equal(layerdp.stable_order(keys), np.argsort(keys, kind="stable"))
+        assert np.array_equal(keys, kept)

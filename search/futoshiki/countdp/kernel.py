@@ -1,4 +1,4 @@
-"""The value layers' row step (``search.futoshiki.countdp.layers``), compiled.
+"""The value layers' row step and fold (``search.futoshiki.countdp.layers``), compiled.
 
 A compiled kernel (``search.core.compiled``): this plain Python is the source,
 ``kernel.pxd`` beside it gives Cython the C types.  ``layers`` calls it only
@@ -14,6 +14,10 @@ masks added, so the result comes sorted and distinct with no sort and no
 temporary table.  ``mark`` first notes which cells each mask allows (one byte
 per mask) and counts the results, so that the caller can check its memory
 budget before anything is allocated.
+
+``forms`` and ``radix_pass`` serve ``layers.fold``: each state's pinned
+lines and form, and a stable sort of the classes' keys (``layers.forms`` and
+numpy's stable ``argsort`` give the same where the kernel is not built).
 """
 
 
