@@ -497,15 +497,16 @@ class Frontier:
         del keys, counts, k, c
         afford(other + 2 * together * per + min(together, RANGE) * (3 * per + 17), self.max_bytes,
                f"the {together:,} states after value {units[-1].value}")
-        self.keys, self.counts = self.folded(*merge_sorted(done_k, done_c), units[-1].value,
-                                             other)
+        tables = sum(1 for k in done_k if k.size)  # each folded already (a fold is idempotent)
+        self.keys, self.counts = merge_sorted(done_k, done_c)
+        if tables > 1:  # a class met in two tables has a representative in each
+            self.keys, self.counts = self.folded(self.keys, self.counts, units[-1].value, other)
         check_states(self.size, self.max_states, f"after value {units[-1].value}")
 
     def folded(self, keys: np.ndarray, counts: np.ndarray, value: int, other: int
                ) -> tuple[np.ndarray, np.ndarray]:
         """``fold`` of the states after ``value``, where this side folds (each
-        piece of a layer, then the pieces merged: a class met in two pieces
-        has its representative in each, which the second fold merges)."""
+        piece of a layer, then the pieces' tables once merged)."""
         if self.pinning is None or keys.size < 2:
             return keys, counts
         # The states, their lines, forms and order (the radix sort's buffers),
