@@ -149,6 +149,11 @@ class Budget:
     # there an undecided board costs one more pair, not a long proof)
     thorough: bool = True
 
+    def scale(self, cells: int) -> float:
+        """How much the proofs grow on a board of ``cells`` open cells: 1 up
+        to ``proof_cells``, then in proportion."""
+        return max(1.0, cells / max(1, self.proof_cells))
+
 
 @dataclass(frozen=True)
 class Finding:
@@ -289,7 +294,7 @@ def _another(puzzle: Numberlink, cover: Solution, budget: Budget, deadline: Dead
         return None
     # a short proof, the other detours (a second solution near S: Janko #168's
     # in 0.4 s where the proof spends 4 deterministic s), the whole proof
-    scale = max(1.0, len(puzzle.open_cells) / max(1, budget.proof_cells))
+    scale = budget.scale(len(puzzle.open_cells))
     return (_proof(puzzle, cover, full, budget.quick_proof_time * scale, "proof (quick)",
                    deadline, log)
             or _detour(puzzle.covering(), cover, FAR, "far", budget, deadline, log)
@@ -311,20 +316,17 @@ def _route(puzzle: Numberlink, cover: Solution, full: int | None, budget: Budget
     if budget.route_rounds <= 0:
         return None
     spent: dict[str, float] = {}
-    other = route(puzzle.lenient(), rounds=budget.route_rounds, deadline=deadline,
-                  effort=spent)
+    lenient = puzzle.lenient()
+    other = route(lenient, rounds=budget.route_rounds, deadline=deadline, effort=spent)
     if other is None and deadline.expired():
         raise LimitReached
-    if other is None or other.edges == cover.edges or verify(puzzle.lenient(), other):
-        # (the router's paths share no cell: a solution, if not S)
-        outcome = ("none" if other is None else "S again" if other.edges == cover.edges
-                   else "not a solution")
-        log.add("route", "router", outcome, spent)
+    # (the router's paths share no cell: a solution, if not S)
+    outcome = ("none" if other is None else "S again" if other.edges == cover.edges
+               else "not a solution" if verify(lenient, other) else "found")
+    log.add("route", "router", outcome, spent)
+    if other is None or outcome != "found":
         return None
-    log.add("route", "router", "found", spent)
-    if covers(puzzle, other):
-        return Finding(CAP, CAP, (cover, other), "full cover", "route", "router")
-    return Finding(CAP, full, (cover, other), "lenient", "route", "router")
+    return _second(puzzle, cover, other, full, "route", "router")
 
 
 def _bound(puzzle: Numberlink, states: int, step: str, budget: Budget, deadline: Deadline,
@@ -423,9 +425,16 @@ def _proof(puzzle: Numberlink, cover: Solution, full: int | None, work: float, s
         return Finding(1, 1, (cover,), "full cover", step, "cpsat")
     if not other:
         return None
+    return _second(puzzle, cover, other, full, step, "cpsat")
+
+
+def _second(puzzle: Numberlink, cover: Solution, other: Solution, full: int | None,
+            step: str, engine: str) -> Finding:
+    """The finding of a lenient solution ``other`` than S: two full covers,
+    or two lenient solutions (``full``: the full-cover count so far)."""
     if covers(puzzle, other):
-        return Finding(CAP, CAP, (cover, other), "full cover", step, "cpsat")
-    return Finding(CAP, full, (cover, other), "lenient", step, "cpsat")
+        return Finding(CAP, CAP, (cover, other), "full cover", step, engine)
+    return Finding(CAP, full, (cover, other), "lenient", step, engine)
 
 
 def _bands(puzzle: Numberlink, cover: Solution, full: int | None, budget: Budget,
@@ -519,10 +528,7 @@ def _cases(puzzle: Numberlink, cover: Solution, full: int | None,
         where = f"steps {lo}-{hi - 1} of S (rows {min(rows)}-{max(rows)})"
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             log.add(name, "cpsat", f"{where}: found", effort)
-            other = read(solver)
-            if covers(puzzle, other):
-                return Finding(CAP, CAP, (cover, other), "full cover", name, "cpsat")
-            return Finding(CAP, full, (cover, other), "lenient", name, "cpsat")
+            return _second(puzzle, cover, read(solver), full, name, "cpsat")
         if status == cp_model.INFEASIBLE:
             log.add(name, "cpsat", f"{where}: none", effort)
             continue

@@ -191,7 +191,7 @@ def well_designed(height: int, width: int, seed: int, *, pairs: int | None = Non
     rng = random.Random(seed)
     cuts = max(design.cuts, round(height * width / design.cells_per_cut))
     budget = replace(design.check, glance_proof_time=design.check.glance_proof_time
-                     * max(1.0, height * width / design.check.proof_cells))
+                     * design.check.scale(height * width))
     effort: dict[str, float] = {}
     checks = 0
     for drawn in range(1, design.boards + 1):

@@ -904,8 +904,9 @@ def _count_pinned(n: int, limits: dict[str, Any], stats: dict[str, Any]) -> int:
     is the upper table with each column set reversed: built once."""
     puzzle = pinned(n)
     h = n // 2
-    if n % 2:
-        return count(puzzle, **limits, stats=stats, heights=(h,), turns=(False,))
+    if n % 2:  # (inside count's heap_reused already)
+        return _count(puzzle, limits["max_states"], limits["deadline"], stats, (h,), (False,),
+                      limits["max_bytes"])
     _TABLES.clear()
     engine = Engine(puzzle)
     square = Square(puzzle, engine.dom)
