@@ -56,12 +56,12 @@ ROOT = Path(__file__).resolve().parent.parent
 SETS = ROOT.parent / "shared" / "instances-public" / "futoshiki"
 sys.path.insert(0, str(ROOT))
 
+from search.core.processes import run_child  # noqa: E402
 from search.futoshiki.formats import format_tatham  # noqa: E402
 from search.futoshiki.generate import generate_graded  # noqa: E402
 from search.futoshiki.grade import GRADES, grade  # noqa: E402
 from search.futoshiki.io import parse  # noqa: E402
 from search.futoshiki.propagate import PropagateBackend  # noqa: E402
-from search.lab.cpu import run_timed  # noqa: E402
 
 # Reads game IDs on stdin; prints per ID: the grade (lowest level whose
 # solver_state is 1), the full solver's verdict and the median in-process
@@ -334,9 +334,11 @@ def startup_section(runs: int) -> None:
                        check=True)
         walls, cpus = [], []
         for _ in range(runs):
-            timed = run_timed(command, cwd=ROOT, env={**env, **extra}, check=True)
-            walls.append(timed.wall)
-            cpus.append(timed.cpu)
+            done = run_child(command, "", None, cwd=str(ROOT), env={**env, **extra})
+            if done.code:
+                raise SystemExit(f"{' '.join(command)}: {done.why()}: {done.err.strip()}")
+            walls.append(done.wall)
+            cpus.append(done.cpu)
         rows.append([name, f"{1000 * statistics.median(cpus):.0f}",
                      f"{1000 * min(cpus):.0f}", f"{1000 * statistics.median(walls):.0f}"])
     print("## Start-up, whole process (ms)\n")

@@ -40,7 +40,6 @@ import json
 import os
 import re
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -49,7 +48,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from search.lab.cpu import run_timed  # noqa: E402
+from search.core.processes import Finished, run_child  # noqa: E402
 from search.lab.peers import DdNumlin  # noqa: E402
 from search.numberlink.frontier import FrontierBackend  # noqa: E402
 from search.numberlink.io import parse  # noqa: E402
@@ -68,11 +67,10 @@ def expected() -> dict[str, dict[str, str]]:
                 if row["file"].startswith(FLOW)}
 
 
-def child(command: list[str]) -> tuple[subprocess.CompletedProcess, float, float]:
+def child(command: list[str]) -> tuple[Finished, float, float]:
     """Run a whole process: (its result, wall seconds, its CPU seconds)."""
-    timed = run_timed(command, text=True)
-    assert timed.done is not None  # (no timeout)
-    return timed.done, timed.wall, timed.cpu
+    done = run_child(command, "", None)
+    return done, done.wall, done.cpu
 
 
 def measure(path: Path, rule: str, runs: int, ddnumlin: str, process: bool) -> dict:
@@ -95,7 +93,7 @@ def measure(path: Path, rule: str, runs: int, ddnumlin: str, process: bool) -> d
             record["transitions"] = int(result.effort.get("transitions", 0))
 
             done, wall, used = child(peer.command(ddnumlin, puzzle, "count", handle.name))
-            answer = peer.read(puzzle, "count", done.stdout, done.stderr, done.returncode)
+            answer = peer.read(puzzle, "count", done.out, done.err, done.code)
             record["ddnumlin"] = answer.count
             best["dd"] = min(best.get("dd", (wall, used)), (wall, used), key=lambda t: t[1])
 
@@ -103,7 +101,7 @@ def measure(path: Path, rule: str, runs: int, ddnumlin: str, process: bool) -> d
                 command = [sys.executable, "-m", "search", "count", "--backend", "frontier",
                            *(["--lenient"] if rule == "lenient" else []), str(path)]
                 done, wall, used = child(command)
-                found = COUNTED.search(done.stdout)
+                found = COUNTED.search(done.out)
                 record["process_count"] = int(found.group(1)) if found else None
                 best["proc"] = min(best.get("proc", (wall, used)), (wall, used),
                                    key=lambda t: t[1])

@@ -35,7 +35,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from search.lab.cpu import run_timed  # noqa: E402
+from search.core.processes import run_child  # noqa: E402
 from search.numberlink.io import (  # noqa: E402
     BLOCK,
     Grid,
@@ -67,13 +67,12 @@ def go_text(puzzle: Numberlink) -> str:
 def run_gridcp(file: Path, puzzle: Numberlink, time_limit: float, lenient: bool) -> dict:
     command = [sys.executable, "-m", "search", "solve", "--json", "--time-limit",
                str(time_limit), str(file)] + (["--lenient"] if lenient else [])
-    timed = run_timed(command, cwd=ROOT, text=True)
-    done, wall, cpu = timed.done, timed.wall, timed.cpu
-    assert done is not None  # (no timeout: the child has its own limit)
+    done = run_child(command, "", None, cwd=str(ROOT))  # (the child has its own limit)
+    wall, cpu = done.wall, done.cpu
     try:
-        answer = json.loads(done.stdout.splitlines()[0])
+        answer = json.loads(done.out.splitlines()[0])
     except (IndexError, json.JSONDecodeError):
-        return {"status": "ERROR", "wall": wall, "cpu": cpu, "error": done.stderr[-300:]}
+        return {"status": "ERROR", "wall": wall, "cpu": cpu, "error": done.err[-300:]}
     row = {"status": answer["status"], "wall": wall, "cpu": cpu,
            "engine": answer.get("message", ""),
            "nodes": answer.get("effort", {}).get("nodes", answer.get("effort", {}).get(
@@ -85,12 +84,11 @@ def run_gridcp(file: Path, puzzle: Numberlink, time_limit: float, lenient: bool)
 
 
 def run_go(binary: Path, puzzle: Numberlink, time_limit: float) -> dict:
-    timed = run_timed([str(binary), "-calls"], input=go_text(puzzle), text=True,
-                      timeout=time_limit)
-    done, wall, cpu = timed.done, timed.wall, timed.cpu
-    if done is None:
+    done = run_child([str(binary), "-calls"], go_text(puzzle), time_limit)
+    wall, cpu = done.wall, done.cpu
+    if done.killed:
         return {"status": "LIMIT", "wall": wall, "cpu": cpu}
-    lines = done.stdout.splitlines()
+    lines = done.out.splitlines()
     calls = next((int(line.split()[1]) for line in lines if line.startswith("Called")), None)
     if any(line.startswith("IMPOSSIBLE") for line in lines):
         return {"status": "IMPOSSIBLE", "wall": wall, "cpu": cpu, "calls": calls}

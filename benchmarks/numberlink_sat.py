@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from cpmodels.numberlink.sat import SatBackend  # noqa: E402
-from search.lab.cpu import run_timed  # noqa: E402
+from search.core.processes import run_child  # noqa: E402
 from search.numberlink.io import format_puzzle, parse  # noqa: E402
 from search.numberlink.model import Numberlink, Solution  # noqa: E402
 from search.numberlink.paths_gen import large_board  # noqa: E402
@@ -98,10 +98,9 @@ def run_sat(file: Path, puzzle: Numberlink, args: argparse.Namespace) -> tuple:
 def run_auto(file: Path, puzzle: Numberlink, args: argparse.Namespace) -> tuple:
     command = [sys.executable, "-m", "search", "solve", "--json", "--lenient",
                "--time-limit", str(args.time_limit), str(file)]
-    timed = run_timed(command, cwd=ROOT, text=True)
-    wall, cpu = timed.wall, timed.cpu
-    assert timed.done is not None  # (no timeout: the child has its own limit)
-    answer = json.loads(timed.done.stdout)
+    done = run_child(command, "", None, cwd=str(ROOT))  # (the child has its own limit)
+    wall, cpu = done.wall, done.cpu
+    answer = json.loads(done.out)
     found = None
     if answer.get("solution"):  # the paths in the order of the pairs, cell by cell
         found = Solution(tuple(tuple(map(tuple, path)) for _, path in answer["solution"]["paths"]))

@@ -37,7 +37,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from search.lab.cpu import run_timed  # noqa: E402
+from search.core.processes import run_child  # noqa: E402
 
 FUTOSHIKI_4X4 = ROOT / "instances" / "futoshiki" / "tatham" / "u04_trivial_1.tatham"
 DEAL_18X8 = ROOT / "instances" / "lianliankan" / "generated" / "b18x8-0.llk"
@@ -65,13 +65,10 @@ def commands(console: bool, compiled: bool, site: bool = True
 
 def child_cpu(argv: list[str], env: dict[str, str]) -> tuple[float, float]:
     """One run: the child's CPU seconds (user + system) and the wall seconds."""
-    timed = run_timed(argv, cwd=ROOT, env=env)
-    done = timed.done
-    assert done is not None  # (no timeout)
-    if done.returncode not in (0, 1):  # 1: a hint's "every move loses" is an answer
-        raise SystemExit(f"{' '.join(argv)} exited {done.returncode}: "
-                         f"{done.stderr.decode(errors='replace').strip()}")
-    return timed.cpu, timed.wall
+    done = run_child(argv, "", None, cwd=str(ROOT), env=env)
+    if done.code not in (0, 1):  # 1: a hint's "every move loses" is an answer
+        raise SystemExit(f"{' '.join(argv)} exited {done.code}: {done.err.strip()}")
+    return done.cpu, done.wall
 
 
 def main(argv: list[str] | None = None) -> int:

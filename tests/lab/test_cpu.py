@@ -1,5 +1,5 @@
-"""CPU time of a child run to its end, and a deadline counted in this
-process's CPU seconds (no wall-clock figure is asserted)."""
+"""CPU time of this process and its finished children, and a deadline counted
+in this process's CPU seconds (no wall-clock figure is asserted)."""
 
 from __future__ import annotations
 
@@ -9,23 +9,18 @@ import time
 import pytest
 
 from search.core.contract import LimitReached
-from search.lab.cpu import CpuDeadline, children_cpu, cpu_seconds, run_timed
+from search.core.processes import run_child
+from search.lab.cpu import CpuDeadline, cpu_seconds
 
 BURN = "import time\nend = time.process_time() + 0.2\nwhile time.process_time() < end: pass\n"
 
 
-def test_a_childs_cpu_is_counted_from_outside():
-    before = children_cpu()
-    timed = run_timed([sys.executable, "-c", BURN + "print('done')"], text=True)
-    assert timed.done is not None and timed.done.stdout == "done\n"
-    assert timed.cpu >= 0.15  # the child's own 0.2 CPU s, at the kernel's tick
-    assert children_cpu() - before >= timed.cpu
-    assert cpu_seconds() >= children_cpu()
-
-
-def test_a_child_stopped_by_its_timeout_gives_no_result():
-    timed = run_timed([sys.executable, "-c", "import time; time.sleep(60)"], timeout=0.5)
-    assert timed.done is None
+def test_a_finished_childs_cpu_is_counted():
+    before = cpu_seconds()
+    done = run_child([sys.executable, "-c", BURN + "print('done')"], "", 60)
+    assert done.out == "done\n"
+    assert done.cpu >= 0.15  # the child's own 0.2 CPU s, at the kernel's tick
+    assert cpu_seconds() - before >= done.cpu
 
 
 def test_a_cpu_deadline_counts_cpu_not_waiting():
