@@ -42,10 +42,8 @@ class Hint:
 def legal_moves(board: Board) -> tuple[Move, ...]:
     """Every removal the rules allow now, each with the seed's line."""
     f = Field(board)
-    by_picture: dict[int, list[int]] = {}
+    by_picture = f.pictures()
     tiles = f.tiles()
-    for i in tiles:
-        by_picture.setdefault(f.cells[i], []).append(i)
     moves = []
     for a in tiles:
         for b in by_picture[f.cells[a]]:

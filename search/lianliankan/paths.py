@@ -67,6 +67,13 @@ class Field:
             if cells[i] > 0
         ]
 
+    def pictures(self) -> dict[int, list[int]]:
+        """Each picture's tiles (flat indices, in scan order)."""
+        by_picture: dict[int, list[int]] = {}
+        for i in self.tiles():
+            by_picture.setdefault(self.cells[i], []).append(i)
+        return by_picture
+
     def board(self, board: Board) -> Board:
         """The current grid under ``board``'s rules."""
         s, w = self.stride, self.width

@@ -26,7 +26,7 @@ def safe_removals(board: Board) -> tuple[list[Move], Board]:
     progress = True
     while progress:
         progress = False
-        for tiles in pictures(field).values():
+        for tiles in field.pictures().values():
             plan = safe_plan(field, tiles)
             if plan is None:
                 continue
@@ -36,15 +36,6 @@ def safe_removals(board: Board) -> tuple[list[Move], Board]:
             progress = True
             break  # the pictures moved: read them again
     return played, field.board(board)
-
-
-def pictures(field: Field) -> dict[int, list[int]]:
-    """Each picture's tiles (flat indices, in scan order)."""
-    cells = field.cells
-    by_picture: dict[int, list[int]] = {}
-    for i in field.tiles():
-        by_picture.setdefault(cells[i], []).append(i)
-    return by_picture
 
 
 def safe_plan(field: Field, tiles: list[int]) -> list[Pair] | None:

@@ -38,7 +38,7 @@ from __future__ import annotations
 import itertools
 import random
 import time
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from operator import itemgetter
@@ -179,10 +179,7 @@ class PairingSearch(Dives):
         # The last witness found for a child with this pair: most of it holds
         # again at the next nodes, where the joins the pair cuts have a repair.
         self.hints: dict[Group, list[Join]] = {}
-        by_picture: dict[int, list[int]] = defaultdict(list)
-        for i in self.field.tiles():
-            by_picture[self.field.cells[i]].append(i)
-        self.start = [tuple(tiles) for tiles in by_picture.values()]
+        self.start = [tuple(tiles) for tiles in self.field.pictures().values()]
 
     def run(self) -> list[Move] | None:
         """Search with restarts: a dive that exceeds its node budget starts

@@ -13,7 +13,7 @@ from search.core.compiled import source
 from search.core.contract import Deadline
 from search.lab.oracles.lianliankan import clearable, random_board
 from search.lianliankan.gravity import GravitySearch
-from search.lianliankan.safe import pictures, safe_plan, safe_removals
+from search.lianliankan.safe import safe_plan, safe_removals
 from search.lianliankan.verify import fewest_turns
 from tests.conftest import ROOT
 
@@ -48,7 +48,7 @@ def kernel_safe_move(search: GravitySearch) -> tuple[int, int] | None:
 def python_safe_move(search: GravitySearch) -> tuple[int, int] | None:
     """The first move of ``safe``'s plan for the first safe picture the kernel
     would try (pictures in the kernel's numbering, of at most SAFE_MAX tiles)."""
-    for _, tiles in sorted(pictures(search.field).items()):
+    for _, tiles in sorted(search.field.pictures().items()):
         if len(tiles) <= kernel.SAFE_MAX:
             plan = safe_plan(search.field, tiles)
             if plan is not None:
