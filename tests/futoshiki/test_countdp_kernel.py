@@ -36,9 +36,14 @@ MODULES = [pytest.param(PURE, id="interpreted"),
                not compiled.is_compiled(BUILT), reason=NOT_BUILT))]
 
 
-def _table(rng: random.Random, n: int, size: int) -> tuple[np.ndarray, np.ndarray]:
-    """Sorted distinct random masks of ``n * n`` bits, with random counts."""
-    keys = np.unique(np.array([rng.getrandbits(n * n) for _ in range(size)], dtype=np.uint64))
+def _table(rng: random.Random, n: int, size: int, opened: int
+           ) -> tuple[np.ndarray, np.ndarray]:
+    """Sorted distinct random masks of ``n * n`` bits as a layer leaves them
+    (each column holds ``opened`` cells or one more), with random counts."""
+    masks = [sum(1 << (r * n + c) for c in range(n)
+                 for r in rng.sample(range(n), min(n, opened + rng.randint(0, 1))))
+             for _ in range(size)]
+    keys = np.unique(np.array(masks, dtype=np.uint64))
     return keys, np.array([rng.randint(1, 10**6) for _ in range(keys.size)], dtype=np.int64)
 
 
@@ -69,14 +74,13 @@ def _expected(keys, counts, places, n: int, opened: int) -> tuple[list[int], lis
 
 
 def _step(module, keys, counts, places, n: int, opened: int) -> tuple[list[int], list[int], int]:
-    as_u64 = lambda values: np.array(values, dtype=np.uint64)  # noqa: E731
-    spread = as_u64([sum(1 << (4 * c) for c in range(n) if f >> c & 1) for f in range(1 << n)])
+    tables = layerdp.row_tables(tuple(layerdp.Place(c, bit, need, avoid)
+                                      for c, bit, need, avoid in places), n)
     ok = np.zeros(keys.size, dtype=np.uint8)
-    total = module.mark(keys, n, spread, as_u64([4 * c for c, *_ in places]),
-                        as_u64([p[2] for p in places]), as_u64([p[3] for p in places]),
-                        opened, ok)
+    total = module.mark(keys, n, tables.row, opened, tables.lookup, tables.special,
+                        tables.avoids, tables.needs, ok)
     out_k, out_c = np.zeros(total, dtype=np.uint64), np.zeros(total, dtype=np.int64)
-    m = module.merge(keys, counts, ok, as_u64([p[1] for p in places]),
+    m = module.merge(keys, counts, ok, tables.bits,
                      np.zeros(2 * len(places), dtype=np.int64),
                      np.zeros(len(places), dtype=np.uint64), out_k, out_c)
     return [int(k) for k in out_k[:m]], [int(c) for c in out_c[:m]], int(total)
@@ -86,10 +90,10 @@ def _step(module, keys, counts, places, n: int, opened: int) -> tuple[list[int],
 @pytest.mark.parametrize("seed", range(12))
 def test_the_row_step_as_defined(module, seed: int) -> None:
     rng = random.Random(500 + seed)
-    n = rng.choice((3, 4, 5, 7, 8))
-    keys, counts = _table(rng, n, rng.choice((0, 1, 5, 200)))
+    n = rng.choice((3, 4, 5, 6, 7, 8))
     places = _places(rng, n)
     for opened in range(n):
+        keys, counts = _table(rng, n, rng.choice((0, 1, 5, 200)), opened)
         expected = _expected(keys, counts, places, n, opened)
         assert _step(module, keys, counts, places, n, opened) == expected
 

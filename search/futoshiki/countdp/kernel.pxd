@@ -5,10 +5,12 @@ cimport cython
 ctypedef unsigned long long u64
 ctypedef long long i64
 
-@cython.locals(total=i64, places=i64, row=u64, i=i64, k=u64, counters=u64, r=i64, m=i64,
-               p=i64)
-cpdef i64 mark(u64[::1] keys, i64 n, u64[::1] spread, u64[::1] shifts, u64[::1] needs,
-               u64[::1] avoids, u64 opened, unsigned char[::1] ok)
+cdef const unsigned char[:] POPCOUNT
+
+@cython.locals(one=u64, total=i64, row=u64, flip=u64, at=i64, i=i64, k=u64, x=u64, span=i64, half=i64,
+               m=u64, s=i64, bad=u64)
+cpdef i64 mark(u64[::1] keys, i64 n, i64 r, i64 opened, unsigned char[::1] lookup,
+               i64[::1] special, u64[::1] avoids, u64[::1] needs, unsigned char[::1] ok)
 
 @cython.locals(size=i64, live=i64, p=i64, i=i64, m=i64, best=i64, s=i64, low=u64,
                head=u64)

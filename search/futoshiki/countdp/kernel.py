@@ -20,29 +20,39 @@ lines and form, and a stable sort of the classes' keys (``layers.forms`` and
 numpy's stable ``argsort`` give the same where the kernel is not built).
 """
 
+POPCOUNT = bytes(bin(m).count("1") for m in range(256))  # a place byte's places
 
-def mark(keys, n, spread, shifts, needs, avoids, opened, ok):
-    """``ok[i]``: bit ``p`` set when place ``p`` may take mask ``keys[i]``: its
-    column holds ``opened`` cells, the mask holds ``needs[p]`` and none of
-    ``avoids[p]``.  Returns the results in all.  The columns' cells are counted
-    at once, four bits a column: ``spread[f]`` puts a one in the counter of
-    each column of a row's field ``f``, and the place's column counter is at
-    bit ``shifts[p]``."""
+
+def mark(keys, n, r, opened, lookup, special, avoids, needs, ok):
+    """``ok[i]``: bit ``p`` set when place ``p`` of row ``r`` may take mask
+    ``keys[i]``: its cell is empty, its column still lacks the layer's value,
+    and for the ``special`` places, the mask holds none of ``avoids[s]`` and
+    all of ``needs[s]``.  Returns the results in all.
+
+    Inside a layer a column holds ``opened`` cells, or one more once it has
+    the layer's value, so the parity of its cells tells which: the rows'
+    fields are XOR-ed, halving, in ``ceil(log2 n)`` shifts.  ``lookup[f]``
+    maps a field of columns open and cells empty to its places; a place is
+    special when it needs or avoids other cells than its own."""
+    one = 1  # (a u64: a literal 1 shifted is a C int)
     total = 0
-    places = shifts.shape[0]
-    row = (1 << n) - 1
+    row = (one << n) - one
+    flip = row if opened % 2 == 0 else 0  # the columns' parity bits, read as open
+    at = r * n
     for i in range(keys.shape[0]):
         k = keys[i]
-        counters = 0
-        for r in range(n):
-            counters += spread[(k >> (r * n)) & row]
-        m = 0
-        for p in range(places):
-            if ((counters >> shifts[p]) & 15) == opened and (k & avoids[p]) == 0 \
-                    and (k & needs[p]) == needs[p]:
-                m |= 1 << p
-                total += 1
+        x = k
+        span = n
+        while span > 1:  # the upper fields onto the lower, the rest cleared
+            half = (span + 1) >> 1
+            x = (x ^ (x >> (half * n))) & ((one << (half * n)) - one)
+            span = half
+        m = lookup[(x ^ flip) & row & (row ^ ((k >> at) & row))]
+        for s in range(special.shape[0]):
+            bad = ((k & avoids[s]) != 0) | ((k & needs[s]) != needs[s])
+            m &= 255 ^ (bad << special[s])
         ok[i] = m
+        total += POPCOUNT[m]
     return total
 
 

@@ -57,6 +57,7 @@ Counts are ``int64`` while ``(n!) ** layers`` fits (every side for
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections.abc import Callable
@@ -223,18 +224,21 @@ def fold(keys: np.ndarray, counts: np.ndarray, pinning: Pins, value: int, n: int
     else:
         pinned, form = forms(keys, pinning, value, n)
     if n * n + 2 * n <= 64:  # one word: the lines pinned above the form
-        order = stable_order(form | (pinned << np.uint64(n * n)))
+        classes, order = sorted_and_order(form | (pinned << np.uint64(n * n)))
+        del pinned, form
+        heads = np.flatnonzero(np.concatenate(([True], classes[1:] != classes[:-1])))
+        del classes
     else:
         order = key_order(np.stack([pinned, form]))  # (stable too)
+        pinned, form = pinned[order], form[order]
+        heads = np.flatnonzero(np.concatenate(
+            ([True], (pinned[1:] != pinned[:-1]) | (form[1:] != form[:-1]))))
+        del pinned, form
     # The keys come sorted, so the least mask of a class leads it.
-    pinned, form = pinned[order], form[order]
-    heads = np.flatnonzero(np.concatenate(
-        ([True], (pinned[1:] != pinned[:-1]) | (form[1:] != form[:-1]))))
-    del pinned, form
     keys, counts = keys[order[heads]], np.add.reduceat(counts[order], heads)
     del order, heads
-    by = stable_order(keys)
-    return keys[by], counts[by]
+    keys, by = sorted_and_order(keys)
+    return keys, counts[by]
 
 
 def stable_order(keys: np.ndarray) -> np.ndarray:
@@ -243,8 +247,15 @@ def stable_order(keys: np.ndarray) -> np.ndarray:
     skipped), about four times faster than numpy's on millions of keys; the
     same order (a stable order is unique), so the states do not depend on
     the build."""
+    return sorted_and_order(keys)[1]
+
+
+def sorted_and_order(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``keys`` sorted, and ``stable_order(keys)`` (the radix sort leaves the
+    sorted keys in its buffer)."""
     if not COMPILED or keys.size < RADIX_MIN:
-        return np.argsort(keys, kind="stable")
+        order = np.argsort(keys, kind="stable")
+        return keys[order], order
     differ = int(np.bitwise_or.reduce(keys ^ keys[0]))
     source, order = keys, np.arange(keys.size, dtype=np.int64)
     target, spare = np.empty_like(keys), np.empty_like(order)
@@ -255,7 +266,7 @@ def stable_order(keys: np.ndarray) -> np.ndarray:
             if source is keys:  # (the caller's keys are read, never written)
                 source = np.empty_like(keys)
             source, order, target, spare = target, spare, source, order
-    return order
+    return source, order
 
 
 def forms(keys: np.ndarray, pinning: Pins, value: int, n: int
@@ -364,6 +375,58 @@ def units(puzzle: Futoshiki, domains: list[int]) -> tuple[list[Unit], list[Unit]
     return forward, [unit for layer in reversed(backward) for unit in layer]
 
 
+class Buffers:
+    """Two pairs of key and count arrays that the compiled row steps of a
+    piece write into by turns, each step's input in one, its result in the
+    other.  Fresh memory costs a page fault a page (the system zeroes each),
+    and a piece's steps make results of like sizes: reused, the pages are
+    faulted once a piece, not once a row.  A pair grows to the candidates of
+    a step (never shrinks) and both go at the piece's end (``release``)."""
+
+    def __init__(self) -> None:
+        self.pairs: list[tuple[np.ndarray, np.ndarray] | None] = [None, None]
+        self.turn = 0
+        self.places = np.zeros(0, dtype=np.uint8)  # a step's byte per input (``kernel.mark``)
+
+    def marks(self, size: int) -> np.ndarray:
+        """A byte for each of a step's ``size`` inputs."""
+        if self.places.size < size:
+            self.places = np.zeros(0, dtype=np.uint8)
+            self.places = np.empty(size, dtype=np.uint8)
+        return self.places[:size]
+
+    def capacity(self, which: int) -> int:
+        pair = self.pairs[which]
+        return 0 if pair is None else int(pair[0].size)
+
+    def holds(self, keys: np.ndarray) -> bool:
+        return any(pair is not None and keys.base is pair[0] for pair in self.pairs)
+
+    def nbytes(self, size: int) -> int:
+        """Bytes of both pairs once the next step's pair holds ``size``."""
+        return 16 * (self.capacity(self.turn) + max(self.capacity(1 - self.turn), size))
+
+    def take(self, size: int) -> tuple[np.ndarray, np.ndarray]:
+        """The next step's pair (the one not holding its input), ``size`` long."""
+        self.turn = 1 - self.turn
+        if self.capacity(self.turn) < size:
+            self.pairs[self.turn] = None  # (let go before the larger is allocated)
+            self.pairs[self.turn] = (np.empty(size, dtype=np.uint64),
+                                     np.empty(size, dtype=np.int64))
+        pair = self.pairs[self.turn]
+        assert pair is not None
+        return pair[0], pair[1]
+
+    def kept(self, keys: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``keys`` and ``counts`` in arrays of their own (copied out of a pair),
+        and the pairs let go."""
+        if self.holds(keys):
+            keys, counts = keys.copy(), counts.copy()
+        self.pairs = [None, None]
+        self.places = np.zeros(0, dtype=np.uint8)
+        return keys, counts
+
+
 class Frontier:
     """One side's states so far, stepped one unit at a time.
 
@@ -386,10 +449,8 @@ class Frontier:
         self.pieces = 0  # pieces stepped, over all layers
         self.pinning: Pins | None = None  # the forward side's, when it folds (``fold``)
         self.growth = 1.0
+        self.buffers = Buffers()  # the compiled row steps' results
         self.columns = [np.uint64(sum(1 << (r * n + c) for r in range(n))) for c in range(n)]
-        # A row's field to a one in each of its columns' 4-bit counters (the kernel's).
-        self.spread = np.array([sum(1 << (4 * c) for c in range(n) if f >> c & 1)
-                                for f in range(1 << n)], dtype=np.uint64)
 
     @property
     def size(self) -> int:
@@ -414,7 +475,11 @@ class Frontier:
         unit = self.units[self.done]
         self.done += 1
         self.counts = wide(self.counts, self.n, unit.value)
-        self.keys, self.counts = self.advance(self.keys, self.counts, unit, other, 0, deadline)
+        try:
+            self.keys, self.counts = self.buffers.kept(
+                *self.advance(self.keys, self.counts, unit, other, 0, deadline))
+        finally:
+            self.buffers.kept(self.keys, self.counts)
 
     def layer(self, count: int, deadline: Deadline, other: int,
               sink: Callable[[np.ndarray, np.ndarray], None] | None = None) -> None:
@@ -462,7 +527,9 @@ class Frontier:
                 for i, unit in enumerate(units):
                     k, c = self.advance(k, c, unit, other, held, deadline, i == len(units) - 1)
                     growth = max(growth, self.grew / (hi - lo))
+                k, c = self.buffers.kept(k, c)
             except StateSpaceTooLarge:
+                self.buffers.kept(keys[:0], counts[:0])
                 if hi - lo < 2:
                     raise
                 size = (hi - lo) // 2  # and so for the pieces after it
@@ -567,25 +634,22 @@ class Frontier:
                        value: int, other: int, held: int) -> tuple[np.ndarray, np.ndarray]:
         """One row of ``value``, by the compiled kernel: sorted distinct masks in
         and out, the cells' sorted runs merged in one pass."""
-        shifts = np.array([4 * p.column for p in row], dtype=np.uint64)
-        needs = np.array([p.need for p in row], dtype=np.uint64)
-        avoids = np.array([p.avoid for p in row], dtype=np.uint64)
-        bits = np.array([p.bit for p in row], dtype=np.uint64)
-        ok = np.empty(keys.size, dtype=np.uint8)
-        candidates = KERNEL.mark(keys, self.n, self.spread, shifts, needs, avoids, value - 1, ok)
+        tables = row_tables(row, self.n)
+        ok = self.buffers.marks(keys.size)
+        candidates = KERNEL.mark(keys, self.n, tables.row, value - 1, tables.lookup,
+                                 tables.special, tables.avoids, tables.needs, ok)
+        bits = tables.bits
         self.grew = max(self.grew, candidates)
-        # The input and its places' byte, the result (and its trimmed copy).
-        afford(other + held + keys.size * 17 + candidates * self.candidate_bytes(16),
-               self.max_bytes, f"value {value} on {keys.size:,} states ({candidates:,} candidates)")
-        out_k = np.empty(candidates, dtype=np.uint64)
-        out_c = np.empty(candidates, dtype=np.int64)
+        # The input (in a pair of the buffers, or its own) and its places'
+        # byte, both pairs with the result's.
+        outside = 0 if self.buffers.holds(keys) else keys.size * 16
+        afford(other + held + outside + ok.base.size + self.buffers.nbytes(candidates)
+               + candidates * (self.candidate_bytes(16) - 16), self.max_bytes,
+               f"value {value} on {keys.size:,} states ({candidates:,} candidates)")
+        out_k, out_c = self.buffers.take(candidates)
         m = KERNEL.merge(keys, counts, ok, bits, np.zeros(2 * len(row), dtype=np.int64),
                          np.zeros(len(row), dtype=np.uint64), out_k, out_c)
-        del ok
-        if m < candidates:  # shrunk in place (a large array's mapping is remapped)
-            out_k.resize(m, refcheck=False)
-            out_c.resize(m, refcheck=False)
-        return out_k, out_c
+        return out_k[:m], out_c[:m]
 
     def place_numpy(self, keys: np.ndarray, counts: np.ndarray, row: tuple[Place, ...],
                     value: int, other: int, held: int) -> tuple[np.ndarray, np.ndarray]:
@@ -628,6 +692,33 @@ class Frontier:
 
     def table(self) -> Table:
         return Table(self.keys, self.counts, self.peak)
+
+
+@dataclass(frozen=True)
+class RowTables:
+    """A row's places as ``kernel.mark`` reads them: ``lookup[f]``, the places
+    whose columns are in the field ``f`` (of columns open and cells empty);
+    the ``special`` places (their indices), which need or avoid other cells
+    than their own, with those cells; each place's bit."""
+
+    row: int
+    lookup: np.ndarray
+    special: np.ndarray
+    avoids: np.ndarray
+    needs: np.ndarray
+    bits: np.ndarray
+
+
+@functools.lru_cache(maxsize=256)
+def row_tables(row: tuple[Place, ...], n: int) -> RowTables:
+    lookup = np.array([sum(1 << p for p, place in enumerate(row) if f >> place.column & 1)
+                       for f in range(1 << n)], dtype=np.uint8)
+    special = [p for p, place in enumerate(row) if place.need or place.avoid != place.bit]
+    return RowTables((row[0].bit.bit_length() - 1) // n, lookup,
+                     np.array(special, dtype=np.int64),
+                     np.array([row[p].avoid ^ row[p].bit for p in special], dtype=np.uint64),
+                     np.array([row[p].need for p in special], dtype=np.uint64),
+                     np.array([p.bit for p in row], dtype=np.uint64))
 
 
 def cut_order(keys: np.ndarray, counts: np.ndarray, fields: int
