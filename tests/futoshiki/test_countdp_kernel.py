@@ -172,13 +172,17 @@ def test_the_forms_as_numpy_makes_them(module, seed: int) -> None:
     pinning = layerdp.pins(puzzle)
     keys = np.unique(np.array([rng.getrandbits(n * n) for _ in range(300)], dtype=np.uint64))
     for value in (1, n // 2, n - 1):
+        args = (keys, n, np.array(pinning.smaller, dtype=np.uint64),
+                np.array(pinning.lines, dtype=np.uint64), pinning.later[value - 1])
         pinned, form = np.empty_like(keys), np.empty_like(keys)
-        module.forms(keys, n, np.array(pinning.smaller, dtype=np.uint64),
-                     np.array(pinning.lines, dtype=np.uint64), pinning.later[value - 1],
-                     pinned, form, np.zeros(n, dtype=np.uint64))
+        module.forms(*args, pinned, form, np.zeros(n, dtype=np.uint64), False)
         expected = layerdp.forms(keys, pinning, value, n)
         assert np.array_equal(pinned, expected[0]) and np.array_equal(form, expected[1])
         assert (form != keys).any()  # (free lines were sorted)
+        if n * n + 2 * n <= 64:  # the class's key in one word
+            key = np.empty_like(keys)
+            module.forms(*args, pinned[:0], key, np.zeros(n, dtype=np.uint64), True)
+            assert np.array_equal(key, form | (pinned << np.uint64(n * n)))
 
 
 @pytest.mark.parametrize("module", MODULES)

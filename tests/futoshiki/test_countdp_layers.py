@@ -423,3 +423,30 @@ def test_folding_an_eight_by_eight(seed: int) -> None:
     folded = layerdp.count(puzzle, stats=stats)
     assert folded >= 1 and stats["direction"] in ("up", "down")
     assert folded == rowdp.count(puzzle) == layerdp.count(puzzle, folding=False)
+
+
+def test_the_row_steps_buffers_take_turns_grow_and_are_let_go() -> None:
+    # Each step writes into the pair its input is not in; a pair grows to a
+    # step's candidates and is reused (the same memory) while large enough;
+    # ``kept`` copies out of a pair only, ``release`` lets both go, and the
+    # bytes held are what the budget checks add.
+    buffers = layerdp.Buffers()
+    first_k, first_c = buffers.take(100)
+    second_k, _ = buffers.take(40)
+    assert first_k.base is None and not np.shares_memory(first_k, second_k)
+    assert buffers.holds(first_k[:10]) and buffers.holds(second_k[:5])
+    assert buffers.nbytes_held == 16 * 140
+    assert buffers.nbytes(60) == 16 * (40 + 100) and buffers.nbytes(300) == 16 * (40 + 300)
+    again, _ = buffers.take(80)  # the first pair, large enough: the same memory
+    assert np.shares_memory(again, first_k)
+    grown, _ = buffers.take(90)  # the second, too small: a new array
+    assert not np.shares_memory(grown, second_k) and grown.size == 90
+    first_k[:3] = (5, 6, 7)
+    first_c[:3] = (1, 2, 3)
+    keys, counts = buffers.kept(first_k[:3], first_c[:3])
+    assert not buffers.holds(keys) and keys.tolist() == [5, 6, 7] and counts.tolist() == [1, 2, 3]
+    own = np.arange(3, dtype=np.uint64)
+    assert buffers.kept(own, own)[0] is own  # (not in a pair: as it is)
+    assert buffers.marks(50).size == 50 and buffers.nbytes_held == 16 * 190 + 50
+    buffers.release()
+    assert buffers.nbytes_held == 0 and not buffers.holds(first_k[:3])

@@ -21,7 +21,7 @@ cpdef i64 merge(u64[::1] keys, i64[::1] counts, unsigned char[::1] ok, u64[::1] 
                free_rows=u64, free_columns=u64, sweep=i64, free=u64, step=i64, mask=u64,
                m=i64, x=i64, f=u64)
 cpdef i64 forms(u64[::1] keys, i64 n, u64[::1] shifts, u64[::1] lines, u64 later,
-                u64[::1] pinned, u64[::1] out, u64[::1] fields)
+                u64[::1] pinned, u64[::1] out, u64[::1] fields, bint together)
 
 @cython.locals(size=i64, d=i64, i=i64, total=i64, here=i64, at=i64)
 cpdef i64 radix_pass(u64[::1] keys, i64[::1] order, u64[::1] out_keys, i64[::1] out_order,

@@ -104,13 +104,16 @@ def merge(keys, counts, ok, bits, at, heads, out_keys, out_counts):
     return m
 
 
-def forms(keys, n, shifts, lines, later, pinned, out, fields):
+def forms(keys, n, shifts, lines, later, pinned, out, fields, together):
     """``layers.fold``'s forms, state by state: ``pinned[i]``, the lines the
     open clues of mask ``keys[i]`` pin (``later``, and ``lines[j]`` for each
     inequality whose smaller cell, bit ``shifts[j]``, is empty; rows' bits
     above columns'), and ``out[i]``, the mask with its free rows' fields
     sorted, then its free columns, then its free rows again, as
-    ``layers.free_form`` makes it.  Scratch: ``fields`` (``n`` slots)."""
+    ``layers.free_form`` makes it.  ``together`` (where ``n * n + 2n <=
+    64``): the pinned lines go above the form in ``out[i]``, the class's key
+    in one word, and ``pinned`` is not written.  Scratch: ``fields`` (``n``
+    slots)."""
     one = 1  # (a u64: a literal 1 shifted is a C int)
     row = (one << n) - one
     spread = 0
@@ -122,7 +125,8 @@ def forms(keys, n, shifts, lines, later, pinned, out, fields):
         for j in range(shifts.shape[0]):
             if not (k >> shifts[j]) & 1:
                 word |= lines[j]
-        pinned[i] = word
+        if not together:
+            pinned[i] = word
         free_rows = row ^ ((word >> n) & row)  # (no ~: the source runs on Python ints too)
         free_columns = row ^ (word & row)
         for sweep in range(3):  # rows, columns, rows (inline: a call per state costs)
@@ -144,7 +148,7 @@ def forms(keys, n, shifts, lines, later, pinned, out, fields):
                 if (free >> x) & 1:
                     k = (k ^ (k & (mask << (x * step)))) | (fields[j] << (x * step))
                     j += 1
-        out[i] = k
+        out[i] = (k | (word << (n * n))) if together else k
     return 0
 
 

@@ -216,15 +216,19 @@ def fold(keys: np.ndarray, counts: np.ndarray, pinning: Pins, value: int, n: int
     """
     if keys.size < 2:
         return keys, counts
+    together = n * n + 2 * n <= 64  # one word: the lines pinned above the form
     if COMPILED:
-        pinned, form = np.empty_like(keys), np.empty_like(keys)
+        pinned = np.empty(0 if together else keys.size, dtype=np.uint64)
+        form = np.empty_like(keys)
         KERNEL.forms(keys, n, np.array(pinning.smaller, dtype=np.uint64),
                      np.array(pinning.lines, dtype=np.uint64), pinning.later[value - 1],
-                     pinned, form, np.zeros(n, dtype=np.uint64))
+                     pinned, form, np.zeros(n, dtype=np.uint64), together)
     else:
         pinned, form = forms(keys, pinning, value, n)
-    if n * n + 2 * n <= 64:  # one word: the lines pinned above the form
-        classes, order = sorted_and_order(form | (pinned << np.uint64(n * n)))
+        if together:
+            form |= pinned << np.uint64(n * n)
+    if together:
+        classes, order = sorted_and_order(form, scratch=True)
         del pinned, form
         heads = np.flatnonzero(np.concatenate(([True], classes[1:] != classes[:-1])))
         del classes
@@ -237,8 +241,14 @@ def fold(keys: np.ndarray, counts: np.ndarray, pinning: Pins, value: int, n: int
     # The keys come sorted, so the least mask of a class leads it.
     keys, counts = keys[order[heads]], np.add.reduceat(counts[order], heads)
     del order, heads
-    keys, by = sorted_and_order(keys)
+    keys, by = sorted_and_order(keys, scratch=True)  # (keys: the gathered classes')
     return keys, counts[by]
+
+
+def fold_bytes(states: int, per: int) -> int:
+    """Bytes of ``fold`` on ``states`` states of ``per`` bytes each: the
+    states, their forms and order (the radix sort's buffers), the classes."""
+    return states * (3 * per + 48)
 
 
 def stable_order(keys: np.ndarray) -> np.ndarray:
@@ -250,9 +260,11 @@ def stable_order(keys: np.ndarray) -> np.ndarray:
     return sorted_and_order(keys)[1]
 
 
-def sorted_and_order(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def sorted_and_order(keys: np.ndarray, scratch: bool = False
+                     ) -> tuple[np.ndarray, np.ndarray]:
     """``keys`` sorted, and ``stable_order(keys)`` (the radix sort leaves the
-    sorted keys in its buffer)."""
+    sorted keys in its buffer); ``scratch``: the sort may write over
+    ``keys``."""
     if not COMPILED or keys.size < RADIX_MIN:
         order = np.argsort(keys, kind="stable")
         return keys[order], order
@@ -263,7 +275,7 @@ def sorted_and_order(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     for shift in range(0, 64, 16):
         if differ >> shift & 0xFFFF:
             KERNEL.radix_pass(source, order, target, spare, counts, shift)
-            if source is keys:  # (the caller's keys are read, never written)
+            if source is keys and not scratch:  # (the caller's keys are read only)
                 source = np.empty_like(keys)
             source, order, target, spare = target, spare, source, order
     return source, order
@@ -377,11 +389,12 @@ def units(puzzle: Futoshiki, domains: list[int]) -> tuple[list[Unit], list[Unit]
 
 class Buffers:
     """Two pairs of key and count arrays that the compiled row steps of a
-    piece write into by turns, each step's input in one, its result in the
+    layer write into by turns, each step's input in one, its result in the
     other.  Fresh memory costs a page fault a page (the system zeroes each),
-    and a piece's steps make results of like sizes: reused, the pages are
-    faulted once a piece, not once a row.  A pair grows to the candidates of
-    a step (never shrinks) and both go at the piece's end (``release``)."""
+    and a layer's steps make results of like sizes: reused, the pages are
+    faulted once a layer, not once a row.  A pair grows to the candidates of
+    a step (never shrinks); both go at the layer's end (``release``), and
+    their bytes count in every budget check made while they are held."""
 
     def __init__(self) -> None:
         self.pairs: list[tuple[np.ndarray, np.ndarray] | None] = [None, None]
@@ -417,14 +430,19 @@ class Buffers:
         assert pair is not None
         return pair[0], pair[1]
 
+    @property
+    def nbytes_held(self) -> int:
+        return 16 * (self.capacity(0) + self.capacity(1)) + self.places.size
+
     def kept(self, keys: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """``keys`` and ``counts`` in arrays of their own (copied out of a pair),
-        and the pairs let go."""
+        """``keys`` and ``counts`` in arrays of their own (copied out of a pair)."""
         if self.holds(keys):
-            keys, counts = keys.copy(), counts.copy()
+            return keys.copy(), counts.copy()
+        return keys, counts
+
+    def release(self) -> None:
         self.pairs = [None, None]
         self.places = np.zeros(0, dtype=np.uint8)
-        return keys, counts
 
 
 class Frontier:
@@ -479,7 +497,7 @@ class Frontier:
             self.keys, self.counts = self.buffers.kept(
                 *self.advance(self.keys, self.counts, unit, other, 0, deadline))
         finally:
-            self.buffers.kept(self.keys, self.counts)
+            self.buffers.release()
 
     def layer(self, count: int, deadline: Deadline, other: int,
               sink: Callable[[np.ndarray, np.ndarray], None] | None = None) -> None:
@@ -527,9 +545,8 @@ class Frontier:
                 for i, unit in enumerate(units):
                     k, c = self.advance(k, c, unit, other, held, deadline, i == len(units) - 1)
                     growth = max(growth, self.grew / (hi - lo))
-                k, c = self.buffers.kept(k, c)
             except StateSpaceTooLarge:
-                self.buffers.kept(keys[:0], counts[:0])
+                self.buffers.release()
                 if hi - lo < 2:
                     raise
                 size = (hi - lo) // 2  # and so for the pieces after it
@@ -542,7 +559,12 @@ class Frontier:
             if sink is not None:
                 sink(k, c)
                 continue
-            k, c = self.folded(k, c, units[-1].value, other + held)
+            # Folded from the pair it lies in, unless the pairs must go first.
+            if other + held + fold_bytes(k.size, per) + self.buffers.nbytes_held > self.max_bytes:
+                k, c = self.buffers.kept(k, c)
+                self.buffers.release()
+            k, c = self.buffers.kept(*self.folded(k, c, units[-1].value,
+                                                  other + held + self.buffers.nbytes_held))
             done_k.append(k)
             done_c.append(c)
             held += k.size * per
@@ -550,13 +572,19 @@ class Frontier:
             if (held > room // 3 and held - merged * per > room // 6) or (
                     self.max_states is not None and states > self.max_states // 2
                     and states - merged > self.max_states // 4):
-                afford(other + 2 * held + min(states, RANGE) * (3 * per + 17), self.max_bytes,
+                need = other + 2 * held + min(states, RANGE) * (3 * per + 17)
+                if max(need, other + held + fold_bytes(states, per)) \
+                        + self.buffers.nbytes_held > self.max_bytes:
+                    self.buffers.release()
+                afford(need + self.buffers.nbytes_held, self.max_bytes,
                        f"the {states:,} states of value {units[-1].value}'s pieces, merged")
                 merged_k, merged_c = self.folded(*merge_sorted(done_k, done_c),
-                                                 units[-1].value, other + held)
+                                                 units[-1].value,
+                                                 other + held + self.buffers.nbytes_held)
                 done_k, done_c, merged = [merged_k], [merged_c], merged_k.size
                 check_states(merged, self.max_states, f"after value {units[-1].value}")
         self.growth = growth
+        self.buffers.release()
         if sink is not None:
             return
         together = sum(k.size for k in done_k)
@@ -576,9 +604,7 @@ class Frontier:
         piece of a layer, then the pieces' tables once merged)."""
         if self.pinning is None or keys.size < 2:
             return keys, counts
-        # The states, their lines, forms and order (the radix sort's buffers),
-        # the classes.
-        afford(other + keys.size * (3 * (8 + count_bytes(counts)) + 48), self.max_bytes,
+        afford(other + fold_bytes(keys.size, 8 + count_bytes(counts)), self.max_bytes,
                f"the classes of the {keys.size:,} states after value {value}")
         return fold(keys, counts, self.pinning, value, self.n)
 
