@@ -135,6 +135,13 @@ def test_plan_choice() -> None:
     assert len(layerdp.free_rows(spread)) <= 1
     assert plans(spread) == ("layers", "rows")
     assert plans(Futoshiki.empty(9)) == ("rows",)
+    # Clues in two rows (or columns) of a 7x7: rows first; in three: layers.
+    two = Futoshiki(7, Futoshiki.empty(7).givens, (((0, 0), (0, 1)), ((1, 3), (1, 4))))
+    assert max(len(layerdp.free_rows(two)), len(layerdp.free_rows(rowdp.transpose(two)))) == 5
+    assert plans(two) == ("rows", "layers")
+    three = Futoshiki(7, two.givens, (*two.less, ((4, 2), (4, 3))))
+    assert plans(three) == ("layers", "rows")
+    assert plans(rowdp.transpose(three)) == ("layers", "rows")
 
 
 def test_both_plans_give_the_same_counts() -> None:
