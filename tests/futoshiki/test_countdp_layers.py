@@ -15,6 +15,7 @@ from search.core.contract import Deadline, Status, Unsupported
 from search.futoshiki.countdp import CountDPBackend, count_dp, plans
 from search.futoshiki.countdp import layers as layerdp
 from search.futoshiki.countdp import rows as rowdp
+from search.futoshiki.countdp.buffers import Buffers
 from search.futoshiki.countdp.rows import StateSpaceTooLarge
 from search.futoshiki.generate import clue_order, puzzle_of, random_latin_square
 from search.futoshiki.model import Futoshiki
@@ -437,7 +438,7 @@ def test_the_row_steps_buffers_take_turns_grow_and_are_let_go() -> None:
     # step's candidates and is reused (the same memory) while large enough;
     # ``kept`` copies out of a pair only, ``release`` lets both go, and the
     # bytes held are what the budget checks add.
-    buffers = layerdp.Buffers()
+    buffers = Buffers()
     first_k, first_c = buffers.take(100)
     second_k, _ = buffers.take(40)
     assert first_k.base is None and not np.shares_memory(first_k, second_k)
