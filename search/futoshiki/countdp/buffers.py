@@ -13,10 +13,10 @@ import numpy as np
 class Buffers:
     """Two pairs of key and count arrays that the compiled row steps of a
     layer write into by turns, each step's input in one, its result in the
-    other: reused, their pages are faulted once a layer, not once a row.
-    A pair grows to the candidates of
-    a step (never shrinks); both go at the layer's end (``release``), and
-    their bytes count in every budget check made while they are held."""
+    other: reused, their pages are faulted once a layer, not once a row.  A
+    pair grows to the candidates of a step (never shrinks); both go at the
+    layer's end (``release``), and their bytes count in every budget check
+    made while they are held."""
 
     def __init__(self) -> None:
         self.pairs: list[tuple[np.ndarray, np.ndarray] | None] = [None, None]

@@ -7,8 +7,8 @@ ctypedef long long i64
 
 cdef const unsigned char[:] POPCOUNT
 
-@cython.locals(one=u64, total=i64, row=u64, flip=u64, at=i64, i=i64, k=u64, x=u64, span=i64, half=i64,
-               m=u64, s=i64, bad=u64)
+@cython.locals(one=u64, total=i64, row=u64, flip=u64, at=i64, i=i64, k=u64, x=u64,
+               span=i64, half=i64, m=u64, s=i64, bad=u64)
 cpdef i64 mark(u64[::1] keys, i64 n, i64 r, i64 opened, unsigned char[::1] lookup,
                i64[::1] special, u64[::1] avoids, u64[::1] needs, unsigned char[::1] ok)
 
