@@ -683,7 +683,8 @@ def row_tables(row: tuple[Place, ...], n: int) -> RowTables:
     lookup = np.array([sum(1 << p for p, place in enumerate(row) if f >> place.column & 1)
                        for f in range(1 << n)], dtype=np.uint8)
     special = [p for p, place in enumerate(row) if place.need or place.avoid != place.bit]
-    return RowTables((row[0].bit.bit_length() - 1) // n, lookup,
+    at = (row[0].bit.bit_length() - 1) // n if row else 0  # (no place: no result)
+    return RowTables(at, lookup,
                      np.array(special, dtype=np.int64),
                      np.array([row[p].avoid ^ row[p].bit for p in special], dtype=np.uint64),
                      np.array([row[p].need for p in special], dtype=np.uint64),
