@@ -199,3 +199,13 @@ def test_the_radix_sort_gives_numpys_stable_order(module, monkeypatch) -> None:
         kept = keys.copy()
         assert np.array_equal(layerdp.stable_order(keys), np.argsort(keys, kind="stable"))
         assert np.array_equal(keys, kept)
+
+
+@pytest.mark.parametrize("module", MODULES)
+def test_a_row_without_a_place_allows_nothing(module) -> None:
+    tables = layerdp.row_tables((), 5)
+    keys = np.array([0, 1, 2**24 - 1], dtype=np.uint64)
+    ok = np.full(keys.size, 255, dtype=np.uint8)
+    assert module.mark(keys, 5, tables.row, 0, tables.lookup, tables.special, tables.avoids,
+                       tables.needs, ok) == 0
+    assert not ok.any()
