@@ -258,6 +258,8 @@ def stable_order(keys: np.ndarray) -> np.ndarray:
     skipped), about four times faster than numpy's on millions of keys; the
     same order (a stable order is unique), so the states do not depend on
     the build."""
+    if not COMPILED or keys.size < RADIX_MIN:
+        return np.argsort(keys, kind="stable")
     return sorted_and_order(keys)[1]
 
 
@@ -502,12 +504,8 @@ class Frontier:
             if sink is not None:
                 sink(k, c)
                 continue
-            # Folded from the pair it lies in, unless the pairs must go first.
-            if other + held + fold_bytes(k.size, per) + self.buffers.nbytes_held > self.max_bytes:
-                k, c = self.buffers.kept(k, c)
-                self.buffers.release()
-            k, c = self.buffers.kept(*self.folded(k, c, units[-1].value,
-                                                  other + held + self.buffers.nbytes_held))
+            # Folded from the pair it lies in (copied out where no fold is made).
+            k, c = self.buffers.kept(*self.folded(k, c, units[-1].value, other + held))
             done_k.append(k)
             done_c.append(c)
             held += k.size * per
@@ -516,14 +514,12 @@ class Frontier:
                     self.max_states is not None and states > self.max_states // 2
                     and states - merged > self.max_states // 4):
                 need = other + 2 * held + min(states, RANGE) * (3 * per + 17)
-                if max(need, other + held + fold_bytes(states, per)) \
-                        + self.buffers.nbytes_held > self.max_bytes:
+                if need + self.buffers.nbytes_held > self.max_bytes:
                     self.buffers.release()
                 afford(need + self.buffers.nbytes_held, self.max_bytes,
                        f"the {states:,} states of value {units[-1].value}'s pieces, merged")
                 merged_k, merged_c = self.folded(*merge_sorted(done_k, done_c),
-                                                 units[-1].value,
-                                                 other + held + self.buffers.nbytes_held)
+                                                 units[-1].value, other + held)
                 done_k, done_c, merged = [merged_k], [merged_c], merged_k.size
                 check_states(merged, self.max_states, f"after value {units[-1].value}")
         self.growth = growth
@@ -544,10 +540,17 @@ class Frontier:
     def folded(self, keys: np.ndarray, counts: np.ndarray, value: int, other: int
                ) -> tuple[np.ndarray, np.ndarray]:
         """``fold`` of the states after ``value``, where this side folds (each
-        piece of a layer, then the pieces' tables once merged)."""
+        piece of a layer, then the pieces' tables once merged), ``other``
+        bytes held elsewhere.  The row steps' buffers count beside it, and go
+        first where the fold would not fit with them (``keys`` copied out of
+        its pair)."""
         if self.pinning is None or keys.size < 2:
             return keys, counts
-        afford(other + fold_bytes(keys.size, 8 + count_bytes(counts)), self.max_bytes,
+        need = other + fold_bytes(keys.size, 8 + count_bytes(counts))
+        if need + self.buffers.nbytes_held > self.max_bytes:
+            keys, counts = self.buffers.kept(keys, counts)
+            self.buffers.release()
+        afford(need + self.buffers.nbytes_held, self.max_bytes,
                f"the classes of the {keys.size:,} states after value {value}")
         return fold(keys, counts, self.pinning, value, self.n)
 
