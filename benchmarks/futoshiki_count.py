@@ -16,8 +16,10 @@ seconds and its peak resident memory (``VmHWM``, else ``ru_maxrss``).  Prints
 one line per puzzle and a Markdown summary: status, count, CPU seconds, the
 peak memory, the deterministic effort (the most states after a step), the
 plan that counted (``rows``, ``layers``, or ``propagate``'s quick count) and
-the number of verified solutions kept as evidence.  Never asserts a time: it
-reports.
+the number of verified solutions kept as evidence.  A count of 0 for a clue
+set read off a square (whose square is a solution) or evidence that fails
+verification is a wrong answer: named at the end, exit status 1.  Never
+asserts a time: it reports.
 """
 
 from __future__ import annotations
@@ -207,6 +209,12 @@ def main(argv: list[str] | None = None) -> int:
               f"{count} | {r['cpu']:.2f} | {r['peak_mb']:.0f} | {states} | {r['evidence']} |")
     if args.json:
         args.json.write_text(json.dumps(records, indent=1))
+    wrong = [r["i"] for r in records if not r.get("evidence_ok", True) or (
+        r["consistent"] and r["status"] == "COUNTED" and r["count"] == 0)]
+    if wrong:
+        print(f"\nWRONG: puzzles {wrong} (a square read off has no solution counted, "
+              "or evidence failed verification)")
+        return 1
     return 0
 
 

@@ -458,3 +458,16 @@ def test_the_row_steps_buffers_take_turns_grow_and_are_let_go() -> None:
     assert buffers.marks(50).size == 50 and buffers.nbytes_held == 16 * 190 + 50
     buffers.release()
     assert buffers.nbytes_held == 0 and not buffers.holds(first_k[:3])
+
+
+def test_the_count_benchmark_names_a_wrong_zero(monkeypatch, capsys) -> None:
+    # A clue set read off a square has that square as a solution: a count of
+    # 0 for it is a wrong answer, which the benchmark names and fails on.
+    bench = _benchmark("futoshiki_count")
+    record = {"status": "COUNTED", "count": 0, "wall": 0.0, "cpu": 0.0, "peak_mb": 1.0,
+              "evidence": 0, "evidence_ok": True, "plan": "layers", "states": 1}
+    monkeypatch.setattr(bench, "in_child", lambda puzzle, argv: dict(record))
+    assert bench.main(["--n", "4", "--puzzles", "3", "--seed", "5"]) == 1
+    assert "WRONG: puzzles [0, 2]" in capsys.readouterr().out
+    record["count"] = 3
+    assert bench.main(["--n", "4", "--puzzles", "3", "--seed", "5"]) == 0
