@@ -104,6 +104,59 @@ def test_one_inequality_halves_the_latin_squares(n: int) -> None:
         assert rowdp.count(puzzle) == LATIN[n] // 2
 
 
+@pytest.mark.slow
+def test_one_inequality_halves_the_latin_squares_of_order_8() -> None:
+    # Seven free rows below one clued row: their table's counts stay int64
+    # (its sums are far below 2^61), where a bound over all Latin rectangles
+    # made them Python integers.
+    puzzle = clues(8, random.Random(8), 1, 0)
+    stats: dict = {}
+    assert rowdp.count(puzzle, stats=stats) == 108776032459082956800 // 2
+    assert stats["lower_states"] == 1  # (the pinned table of seven free rows)
+
+
+def test_counts_widen_only_where_a_row_could_pass_61_bits() -> None:
+    small = np.array([3, 4], dtype=np.int64)
+    assert rowdp.wide_enough(small, 8) is small
+    big = np.array([2**58, 2**57], dtype=np.int64)
+    assert rowdp.wide_enough(big, 4) is big  # (3 * 2^57 * 4 < 2^61)
+    widened = rowdp.wide_enough(big, 8)
+    assert widened.dtype == object and list(widened) == [2**58, 2**57]
+    assert rowdp.wide_enough(widened, 1) is widened
+
+
+def test_counts_widened_mid_part_count_the_same(monkeypatch) -> None:
+    # Counts turned into Python integers from some row on (a low threshold)
+    # give the same counts, whole and with rows in pieces.
+    rng = random.Random(2613)
+    puzzles = [clues(n, rng, rng.randint(1, n), rng.randint(0, 2)) for n in (5, 6, 6)]
+    puzzles += [Futoshiki.empty(6)]
+    expected = [rowdp.count(p) for p in puzzles]
+    widened = []
+    wide_enough = rowdp.wide_enough
+
+    def recorded(counts, factor):
+        out = wide_enough(counts, factor)
+        widened.append(out.dtype == object and counts.dtype != object)
+        return out
+
+    monkeypatch.setattr(rowdp, "wide_enough", recorded)
+    monkeypatch.setattr(rowdp, "INT64_SUMS", 1e5)
+    assert [rowdp.count(p) for p in puzzles] == expected
+    assert any(widened)
+    pieced = 0
+    for puzzle, count in zip(puzzles, expected):
+        stats: dict = {}
+        rowdp.count(puzzle, stats=stats)
+        for budget in (stats["states"] // 2, stats["states"] // 3):
+            try:
+                assert rowdp.count(puzzle, max_states=budget) == count
+                pieced += 1
+            except rowdp.StateSpaceTooLarge:
+                pass
+    assert pieced >= 2
+
+
 def test_pinned_column_counts_squares_over_n_factorial() -> None:
     assert rowdp.count(rowdp.pinned(6)) == LATIN[6] // 720
 

@@ -32,9 +32,10 @@ to ``1..d`` and kept, and the join relabels each complement to match
 
 Keys are rows of one or more ``uint64`` words (``n * n`` column bits plus the
 row set and fields: two words for ``n = 7`` with many fields and for
-``n = 8``), stepped with numpy.  Counts are ``int64`` while a bound on the
-number of Latin rectangles of the part fits, Python integers beyond; the join
-multiplies in Python integers.  The work is bounded in states (``max_states``
+``n = 8``), stepped with numpy.  Counts are ``int64`` while a row's counts
+are sure to fit (``wide_enough``: their sum times the row's choices per
+cell), Python integers from that row on; the join multiplies in Python
+integers.  The work is bounded in states (``max_states``
 states kept after a step), never in time.
 """
 
@@ -58,6 +59,7 @@ from search.futoshiki.propagate import Engine
 DEFAULT_MAX_STATES = 16_000_000  # states kept after a step (about 2 GB at the peak)
 DEFAULT_MAX_BYTES = 512 * 2**20  # what the tables may hold at once, when no budget is given
 MB = 2**20
+INT64_SUMS = 2.0**61  # counts stay int64 while a row's sums stay below (float64's error: far less)
 ONE_SORT = 4_000_000  # candidates merged at once; more are merged value by value
 WORD = 64
 ONES = np.uint64(2**64 - 1)
@@ -404,9 +406,17 @@ def _groups(square: Square, layout: Layout, rest: list[Cell], unfilled: list[Cel
 # ---------------------------------------------------------------- the steps
 
 
-def _bound(n: int, k: int) -> float:
-    """An upper bound on the k x n Latin rectangles (Bregman's bound per row)."""
-    return math.prod(math.factorial(n - i) ** (n / (n - i)) for i in range(k))
+def wide_enough(counts: np.ndarray, factor: int) -> np.ndarray:
+    """``counts`` as they are while every count a row may make fits in 61
+    bits, else as Python integers.  A row's states stand for the partial
+    fillings of its cells from the counts' states: at most the counts' sum
+    times ``factor`` (per cell, the fewer of its candidate values and the
+    values its column has left), and no count is above that sum.  (Measured
+    from the counts themselves, the bound holds for the free rows' tables of
+    order 8, where a bound over all Latin rectangles did not.)"""
+    if counts.dtype == object or float(counts.sum(dtype=np.float64)) * factor < INT64_SUMS:
+        return counts
+    return counts.astype(object)
 
 
 def build(part: Part, *, max_states: int | None, deadline: Deadline,
@@ -431,15 +441,15 @@ def build(part: Part, *, max_states: int | None, deadline: Deadline,
     """
     layout = part.layout
     stats = stats if stats is not None else {}
-    dtype = np.int64 if _bound(part.n, len(part.rows)) < 2**62 else object
     keys = np.zeros((layout.words, 1), dtype=np.uint64)
-    counts = np.ones(1, dtype=dtype)
+    counts = np.ones(1, dtype=np.int64)
     limits = Limits(max_states, max_bytes, deadline)
     growth, n = 1.0, part.n
     rows = [part.steps[i:i + n] for i in range(0, len(part.steps), n)]
     peak = 1
-    for steps in rows:
+    for i, steps in enumerate(rows):
         states = keys.shape[1]
+        counts = wide_enough(counts, math.prod(min(len(step.values), n - i) for step in steps))
         keys, counts, most = _row(keys, counts, steps, layout, limits, held, growth, stats)
         growth = most / states  # the next row's pieces are sized from it
         peak = max(peak, most)
