@@ -74,6 +74,8 @@ from search.futoshiki.countdp.rows import (
     DEFAULT_MAX_BYTES,
     StateSpaceTooLarge,
     afford,
+    give_back,
+    heap_reused,
     check_states,
     count_bytes,
     equal_orders,
@@ -525,6 +527,7 @@ class Frontier:
                 check_states(merged, self.max_states, f"after value {units[-1].value}")
         self.growth = growth
         self.buffers.release()
+        give_back()  # (what the pieces left free in the heap)
         if sink is not None:
             return
         together = sum(k.size for k in done_k)
@@ -921,8 +924,14 @@ def count(puzzle: Futoshiki, *, max_states: int | None = None,
     (``max_states``, None: none) or before a step would hold more than
     ``max_bytes`` bytes, and ``LimitReached`` past the deadline.
     """
-    deadline = deadline or Deadline(None)
-    stats = stats if stats is not None else {}
+    with heap_reused():
+        return _count(puzzle, max_states, deadline or Deadline(None),
+                      stats if stats is not None else {}, split, turn, folding, max_bytes)
+
+
+def _count(puzzle: Futoshiki, max_states: int | None, deadline: Deadline,
+           stats: dict[str, Any], split: int | None, turn: bool | None, folding: bool,
+           max_bytes: int) -> int:
     check_puzzle(puzzle)
     n = puzzle.n
     if turn is None:

@@ -64,7 +64,7 @@ ONE_SORT = 4_000_000  # candidates merged at once; more are merged value by valu
 WORD = 64
 ONES = np.uint64(2**64 - 1)
 MMAP_THRESHOLD = 1 << 20  # bytes: arrays at least this large get mappings of their own
-ROWS_MMAP_THRESHOLD = 32 << 20  # the same while the rows plan runs (``heap_reused``)
+HEAP_MMAP_THRESHOLD = 32 << 20  # the same while a plan runs (``heap_reused``)
 _TABLES: OrderedDict[tuple, Table] = OrderedDict()  # the free-row table kept
 
 
@@ -93,8 +93,9 @@ def _return_freed_memory() -> None:
     about as much system time as user time).  Every larger threshold measured
     (8 MB, 32 MB, 1 GB with the heap kept) cut that time by a factor of 3 to 20
     and let the freed fragments between the layers' pieces push an 8x8's peak
-    past its budget (672-723 MB under 640 MB, 558 MB here).  The rows plan's
-    tables are few and alike from step to step, so it reuses the heap instead
+    past its budget (672-723 MB under 640 MB, 558 MB here).  While a plan
+    runs, its tables are alike from step to step, so it reuses the heap
+    instead and gives its free pages back at the ends of its stages
     (``heap_reused``)."""
     _mmap_threshold(MMAP_THRESHOLD)
 
@@ -104,20 +105,28 @@ _return_freed_memory()
 
 @contextmanager
 def heap_reused() -> Iterator[None]:
-    """Arrays under ``ROWS_MMAP_THRESHOLD`` from the heap while the rows plan
-    runs, and the heap's free pages given back when it ends.  Its steps free
-    and allocate tables of about the same sizes, so the heap's freed blocks
-    serve the next step and the kernel zeroes no fresh pages: the empty 8x8
-    in pieces, 6.2 s user + 0.8 s system against 7.9 + 7.5 at 1 MB, peak
-    276 MB against 256 under its 640 MB budget.  (The layers plan's pieces
-    leave fragments the heap cannot reuse: it keeps 1 MB.)"""
-    _mmap_threshold(ROWS_MMAP_THRESHOLD)
+    """Arrays under ``HEAP_MMAP_THRESHOLD`` from the heap while a plan runs,
+    and the heap's free pages given back when it ends (and by the layers
+    plan at each layer's end, ``give_back``).  Its steps free and allocate
+    tables of about the same sizes, so the heap's freed blocks serve the
+    next step and the kernel zeroes no fresh pages: the empty 8x8 in pieces,
+    6.2 s user + 0.8 s system against 7.9 + 7.5 at 1 MB, peak 276 MB against
+    256 under its 640 MB budget; a hard 7x7 by layers (seed 66 #3 of the
+    notes), 1.7 s of system time to 0.6 s, peak 302 MB to 331 MB."""
+    _mmap_threshold(HEAP_MMAP_THRESHOLD)
     try:
         yield
     finally:
         _mmap_threshold(MMAP_THRESHOLD)
-        if LIBC is not None:
-            LIBC.malloc_trim(0)  # the heap's free pages back to the system
+        give_back()
+
+
+def give_back() -> None:
+    """The heap's free pages back to the system (where glibc runs): a plan
+    that keeps the heap gives back, at the ends of its stages, what its
+    pieces left free, so that the next stage starts from its own tables."""
+    if LIBC is not None:
+        LIBC.malloc_trim(0)
 
 
 class StateSpaceTooLarge(Exception):
