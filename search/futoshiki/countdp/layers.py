@@ -546,8 +546,9 @@ class Frontier:
         a sample of its input (``order``); its block of free rows stays where
         it is (the side stops only where its keys are canonical)."""
         movable = [i for i, unit in enumerate(units) if not unit.sort]
-        few = order.sample(self.keys) if len(movable) > 1 else None
-        if few is None or len({unit.value for unit in units}) > 1:
+        whole = len(movable) > 1 and len({unit.value for unit in units}) == 1
+        few = order.sample(self.keys) if whole else None
+        if few is None:
             return units
         other += self.nbytes
 
