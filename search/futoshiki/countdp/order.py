@@ -13,7 +13,7 @@ alike across rows.
 
 On a hard 7x7 (seed 41 #2 of the notes, no free line, every row with its 7
 places) the fixed order's fourth layer held 161 M states; a sample of 517
-states picked an order of 112 M (6.8 s to 4.6 s for the layer), and the
+states picked an order of 112 M (6.8 s to 4.4-4.6 s for the layer), and the
 best order over all 128 subsets (dynamic programming, ten times the
 sample's work) was no better than the greedy one on samples of 52 to 1,551
 states.
