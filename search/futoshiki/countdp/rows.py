@@ -112,7 +112,7 @@ def heap_reused() -> Iterator[None]:
     next step and the kernel zeroes no fresh pages: the empty 8x8 in pieces,
     6.2 s user + 0.8 s system against 7.9 + 7.5 at 1 MB, peak 276 MB against
     256 under its 640 MB budget; a hard 7x7 by layers (seed 66 #3 of the
-    notes), 1.7 s of system time to 0.6 s, peak 302 MB to 331 MB."""
+    notes), 1.7 s of system time to 0.6-1.1 s, peak 302 MB to 332 MB."""
     _mmap_threshold(HEAP_MMAP_THRESHOLD)
     try:
         yield
