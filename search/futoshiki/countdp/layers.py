@@ -557,8 +557,7 @@ class Frontier:
             unit = units[movable[i]]
             counts = np.ones(keys.size, dtype=np.int64)
             for row in unit.rows:
-                place = self.place_compiled if COMPILED else self.place_numpy
-                keys, counts = place(keys, counts, row, unit.value, other, 0)
+                keys, counts = self.place(keys, counts, row, unit.value, other, 0)
                 keys, counts = keys.copy(), counts.copy()  # (out of the buffers' pairs)
             return keys
 
@@ -594,7 +593,6 @@ class Frontier:
         ``self.grew``: the most candidates a row made."""
         per = 8 + count_bytes(counts)
         self.grew = 0
-        kernel = COMPILED and counts.dtype == np.int64
         # Where the compiled step may run, both steps keep its schedule (free
         # columns sorted only where a side may stop), so the states and a
         # state budget do not depend on which build runs.  The byte estimates
@@ -603,10 +601,7 @@ class Frontier:
         late = counts.dtype == np.int64
         for row in unit.rows:
             deadline.check()
-            if kernel:
-                keys, counts = self.place_compiled(keys, counts, row, unit.value, other, held)
-            else:
-                keys, counts = self.place_numpy(keys, counts, row, unit.value, other, held)
+            keys, counts = self.place(keys, counts, row, unit.value, other, held)
             if not keys.size:
                 return keys, counts
             check_states(keys.size + held // per, self.max_states, f"placing value {unit.value}")
@@ -632,6 +627,14 @@ class Frontier:
         if COMPILED and per == 16:
             return 16 + self.canonical_bytes // 8  # (forms taken once a unit, on fewer states)
         return 3 * per + 17 + self.canonical_bytes
+
+    def place(self, keys: np.ndarray, counts: np.ndarray, row: tuple[Place, ...],
+              value: int, other: int, held: int) -> tuple[np.ndarray, np.ndarray]:
+        """One row of ``value``: the compiled step where it is built and the
+        counts are ``int64``, else numpy's."""
+        if COMPILED and counts.dtype == np.int64:
+            return self.place_compiled(keys, counts, row, value, other, held)
+        return self.place_numpy(keys, counts, row, value, other, held)
 
     def place_compiled(self, keys: np.ndarray, counts: np.ndarray, row: tuple[Place, ...],
                        value: int, other: int, held: int) -> tuple[np.ndarray, np.ndarray]:

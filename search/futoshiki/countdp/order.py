@@ -54,8 +54,8 @@ def cheapest(states: np.ndarray, steps: int,
 
 
 def reorder(items: Sequence, movable: Sequence[int], order: Sequence[int]) -> list:
-    """``items`` with those at the positions ``movable`` (contiguous) put in
-    ``order`` (indices into ``movable``), the others where they were."""
+    """``items`` with those at the positions ``movable`` put in ``order``
+    (indices into ``movable``), the others where they were."""
     out = list(items)
     for slot, i in zip(movable, order):
         out[slot] = items[movable[i]]
