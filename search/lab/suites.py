@@ -149,7 +149,7 @@ def load_suite(name: str) -> Suite:
     text = inputs.read_text(path, puzzle=False, what="a suite")
     try:
         data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
+    except ValueError as error:  # TOMLDecodeError, and an integer past Python's digit limit
         raise InputError(f"not a suite: {error}", str(path)) from None
     check_suite(data, text, str(path))
     entries = data["instances"]

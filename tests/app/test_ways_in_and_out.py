@@ -121,6 +121,7 @@ def test_a_bad_results_record_is_exit_2_with_its_line(tmp_path: Path, capsys, li
     ("instances = 5\n", "instances must be"),
     ('[[instances]]\nnope = 1\n', "unknown key 'nope'"),
     ('description = "\x01"\n', "not a suite"),
+    ("seeds = " + "9" * 5000 + "\n", "not a suite"),  # past Python's digit limit (a fuzzer's find)
 ])
 def test_a_bad_suite_is_exit_2_with_its_line(tmp_path: Path, capsys, text: str,
                                              problem: str) -> None:
