@@ -39,11 +39,14 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from search.core.contract import CountResult, Deadline, Status  # noqa: E402
+from search.core.registry import kind  # noqa: E402
 from search.futoshiki.countdp import CountDPBackend, count_dp  # noqa: E402
-from search.futoshiki.countdp.rows import StateSpaceTooLarge  # noqa: E402
+from search.futoshiki.countdp.layers import reversed_values  # noqa: E402
+from search.futoshiki.countdp.rows import StateSpaceTooLarge, transpose  # noqa: E402
 from search.futoshiki.io import format_seed, parse  # noqa: E402
 from search.futoshiki.model import Futoshiki  # noqa: E402
 from search.futoshiki.verify import verify  # noqa: E402
+from search.lab.peers import locate, run_peer  # noqa: E402
 
 
 def latin_square(n: int, rng: random.Random) -> list[list[int]]:
@@ -164,6 +167,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-states", type=int,
                         help="count-dp's state budget (default: none, the memory alone)")
     parser.add_argument("--plan", choices=("auto", "rows", "layers"), default="auto")
+    parser.add_argument("--peers", type=lambda text: text.split(","), default=[],
+                        metavar="NAME,...", help="also count with these #SAT peers (d4, ganak)")
+    parser.add_argument("--peer-time-limit", type=float, default=60.0,
+                        help="each peer's wall-clock seconds per puzzle")
+    parser.add_argument("--identities", action="store_true",
+                        help="also count the transpose and the values reversed (the same count)")
     parser.add_argument("--json", type=Path, help="write every record to this file")
     parser.add_argument("--show", action="store_true", help="print each puzzle")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
@@ -174,6 +183,13 @@ def main(argv: list[str] | None = None) -> int:
     passed += [f"--cpu-limit={args.cpu_limit}"] if args.cpu_limit else []
     passed += [f"--memory-mb={args.memory_mb}"] if args.memory_mb else []
     passed += [f"--max-states={args.max_states}"] if args.max_states else []
+    peers = {}
+    for name in args.peers:
+        exe, where = locate(name, None) if name in ("d4", "ganak") else (None, "not a #SAT peer")
+        if exe is None:
+            print(f"futoshiki_count: peer {name}: {where}", file=sys.stderr)
+            return 2
+        peers[name] = exe
     rng = random.Random(args.seed)
     records = []
     print(f"# count-dp (plan {args.plan}) on {args.puzzles} random {args.n}x{args.n} clue sets "
@@ -183,6 +199,13 @@ def main(argv: list[str] | None = None) -> int:
         puzzle = clue_set(args.n, k, g, rng, consistent=i % 2 == 0)
         record = {"i": i, "n": args.n, "inequalities": k, "givens": g,
                   "consistent": i % 2 == 0, **in_child(puzzle, passed)}
+        if args.identities:
+            record["identities"] = [in_child(p, passed)["count"] if record["status"] ==
+                                    "COUNTED" else None
+                                    for p in (transpose(puzzle), reversed_values(puzzle))]
+        record["peers"] = {name: run_peer({"name": name, "command": exe}, kind("futoshiki"),
+                                          puzzle, "count", args.peer_time_limit)
+                           for name, exe in peers.items()}
         records.append(record)
         print(json.dumps(record), flush=True)
         if args.show:
@@ -207,15 +230,54 @@ def main(argv: list[str] | None = None) -> int:
         states = f"{r['states']:,}" if r["states"] else "-"
         print(f"| {r['i']} | {r['inequalities']} | {r['givens']} | {plan} | {r['status']} | "
               f"{count} | {r['cpu']:.2f} | {r['peak_mb']:.0f} | {states} | {r['evidence']} |")
+    if peers or args.identities:
+        print_agreement(records, list(peers))
     if args.json:
         args.json.write_text(json.dumps(records, indent=1))
     wrong = [r["i"] for r in records if not r.get("evidence_ok", True) or (
-        r["consistent"] and r["status"] == "COUNTED" and r["count"] == 0)]
+        r["consistent"] and r["status"] == "COUNTED" and r["count"] == 0) or disagreements(r)]
     if wrong:
         print(f"\nWRONG: puzzles {wrong} (a square read off has no solution counted, "
-              "or evidence failed verification)")
+              "evidence failed verification, a peer or an identity counts otherwise)")
         return 1
     return 0
+
+
+def disagreements(record: dict) -> list[str]:
+    """Who counts otherwise than count-dp, where both counted."""
+    if record["status"] != "COUNTED":
+        return []
+    out = [name for name, peer in record.get("peers", {}).items()
+           if peer["status"] == "COUNTED" and peer["count"] != record["count"]]
+    return out + [what for what, count in zip(("transpose", "values reversed"),
+                                              record.get("identities", []))
+                  if count is not None and count != record["count"]]
+
+
+def print_agreement(records: list[dict], peers: list[str]) -> None:
+    """Per peer: the counts both finished and how many agree, the CPU side by side."""
+    print("\n| counter | counted | both counted | agree | its CPU s, median (max) | "
+          "count-dp's CPU s on those, median (max) |")
+    print("|---|---|---|---|---|---|")
+    for name in peers:
+        mine = [r for r in records if r["peers"][name]["status"] == "COUNTED"]
+        both = [r for r in mine if r["status"] == "COUNTED"]
+        agree = sum(1 for r in both if r["peers"][name]["count"] == r["count"])
+        print(f"| {name} | {len(mine)} of {len(records)} | {len(both)} | {agree} | "
+              f"{_spread([r['peers'][name]['cpu_time'] for r in mine])} | "
+              f"{_spread([r['cpu'] for r in both])} |")
+    checked = [r for r in records if r.get("identities") and None not in r["identities"]]
+    if checked:
+        same = sum(1 for r in checked if r["identities"] == [r["count"]] * 2)
+        print(f"| transpose, values reversed (count-dp) | {len(checked)} of {len(records)} | "
+              f"{len(checked)} | {same} | - | - |")
+
+
+def _spread(values: list[float]) -> str:
+    if not values:
+        return "-"
+    values = sorted(values)
+    return f"{values[len(values) // 2]:.2f} ({values[-1]:.2f})"
 
 
 if __name__ == "__main__":

@@ -167,8 +167,72 @@ class TathamUnequal(Peer):
                       message=f"difficulty {verdict.group(2)}")
 
 
+class D4(Peer):
+    """The D4 model counter (C++, github.com/crillab/d4v2, its ``demo/counter``):
+    counts the models of the puzzle's DIMACS CNF (``search.futoshiki.cnf``, whose
+    models are the solutions) and prints ``s <count>``, in GMP integers.  Its
+    cache's first page is 1 GiB of address space (4 GiB by default, which the
+    run's memory cap refuses: ``std::bad_alloc``); the pages after it are its own."""
+
+    name = "d4"
+    puzzle = "futoshiki"
+    calls = frozenset({"count"})
+    executable = "d4"
+    source = "github:crillab/d4v2 (demo/counter)"
+    COUNT = re.compile(r"^s\s+(\d+)\s*$", re.MULTILINE)
+
+    def write(self, puzzle: Any) -> str:
+        return load("search.futoshiki.cnf:dimacs")(puzzle)
+
+    def command(self, exe: str, puzzle: Any, task: str, input_file: str) -> list[str]:
+        return [exe, "-i", input_file, "--cache-size-first-page", str(2**30)]
+
+    def read(self, puzzle: Any, task: str, out: str, err: str, code: int) -> Answer:
+        found = self.COUNT.search(out)
+        if code != 0 or not found:
+            raise RuntimeError(f"exit code {code}, no 's <count>' line: {_last(err or out)}")
+        return Answer(Status.COUNTED, count=int(found.group(1)))
+
+
+class Ganak(Peer):
+    """The Ganak model counter (C++, github.com/meelgroup/ganak) through its PyPI
+    bindings, ``pyganak``: the executable is a Python interpreter with
+    ``pyganak`` installed (in an environment of its own, not gridcp's), which
+    runs the short script below on the puzzle's DIMACS CNF (as ``d4``'s)."""
+
+    name = "ganak"
+    puzzle = "futoshiki"
+    calls = frozenset({"count"})
+    executable = "ganak-python"
+    source = "PyPI: pyganak (github.com/meelgroup/ganak)"
+    SCRIPT = "\n".join((
+        "import sys, pyganak",
+        "counter = pyganak.Counter()",
+        "for line in open(sys.argv[1]):",
+        "    words = line.split()",
+        "    if words and words[0] == 'p':",
+        "        counter.new_vars(int(words[2]))",
+        "    elif words and words[0] != 'c':",
+        "        counter.add_clause([int(w) for w in words[:-1]])",
+        "print('s mc', counter.count())",
+    ))
+    COUNT = re.compile(r"^s mc (\d+)$", re.MULTILINE)
+
+    def write(self, puzzle: Any) -> str:
+        return D4().write(puzzle)
+
+    def command(self, exe: str, puzzle: Any, task: str, input_file: str) -> list[str]:
+        return [exe, "-c", self.SCRIPT, input_file]
+
+    def read(self, puzzle: Any, task: str, out: str, err: str, code: int) -> Answer:
+        found = self.COUNT.search(out)
+        if code != 0 or not found:
+            raise RuntimeError(f"exit code {code}, no 's mc <count>' line: {_last(err or out)}")
+        return Answer(Status.COUNTED, count=int(found.group(1)))
+
+
 PEERS: dict[str, type[Peer]] = {p.name: p for p in (ThomasahleNumberlink, DdNumlin,
-                                                      TathamUnequal)}
+                                                      TathamUnequal, D4, Ganak)}
 
 
 def env_name(name: str) -> str:
@@ -187,7 +251,7 @@ def locate(name: str, configured: str | None) -> tuple[str | None, str]:
     if given:
         found = shutil.which(given)
         if found:
-            return str(Path(found).resolve()), where
+            return os.path.abspath(found), where  # not resolved: a venv's python is a link
         return None, f"{given} (from {where}) is not an executable file"
     found = shutil.which(PEERS[name].executable)
     if found:

@@ -225,3 +225,45 @@ def test_tatham_proves_what_propagate_proves(tmp_path: Path, monkeypatch) -> Non
     assert len(answers) == 3
     assert all(a["tatham"] == a["propagate"] for a in answers.values())  # same solution too
     assert sorted(a["tatham"][0] for a in answers.values()) == ["UNIQUE", "UNIQUE", "UNSAT"]
+
+
+# A stand-in for D4: checks the DIMACS it is given, then counts the 3x3's squares.
+FAKE_D4 = """#!{python}
+import sys
+lines = open(sys.argv[sys.argv.index("-i") + 1]).read().splitlines()
+assert lines[1].startswith("p cnf 27 "), lines[1]
+print("c the stand-in\\ns 12")
+"""
+
+
+def test_a_sat_peer_reads_the_cnf_and_its_count_is_compared(tmp_path: Path,
+                                                            monkeypatch) -> None:
+    fake = tmp_path / "d4"
+    fake.write_text(FAKE_D4.format(python=sys.executable))
+    fake.chmod(fake.stat().st_mode | stat.S_IEXEC)
+    monkeypatch.setenv("GRIDCP_PEER_D4", str(fake))
+    out = tmp_path / "r.jsonl"
+    assert main(["bench", "instances/futoshiki/latin/empty_3.txt", "--backends",
+                 "d4,count-dp", "--tasks", "count", "--out", str(out)]) == 0
+    counts = {r["backend"]: (r["status"], r.get("count")) for r in read_results(out)}
+    assert counts == {"d4": ("COUNTED", 12), "count-dp": ("COUNTED", 12)}
+
+
+def test_the_sat_peers_count_as_count_dp(tmp_path: Path, monkeypatch) -> None:
+    """D4 and Ganak (through pyganak) on the bundled small squares and clue sets."""
+    monkeypatch.setenv("GRIDCP_PEER_D4", _peer("GRIDCP_PEER_D4",
+                                               "../peers/d4v2/demo/counter/build/counter"))
+    monkeypatch.setenv("GRIDCP_PEER_GANAK", _peer("GRIDCP_PEER_GANAK",
+                                                  "../peers/ganak-venv/bin/python"))
+    out = tmp_path / "r.jsonl"
+    files = ["instances/futoshiki/handmade", *(f"instances/futoshiki/latin/{name}.txt" for name in
+                                               ("empty_3", "empty_4", "reduced_4", "reduced_5"))]
+    assert main(["bench", *files, "--backends", "d4,ganak,count-dp", "--tasks", "count",
+                 "--out", str(out), "--time-limit", "30", "-j", "2"]) == 0
+    counts: dict[str, dict[str, int]] = {}
+    for r in read_results(out):
+        assert r["status"] == "COUNTED", r
+        counts.setdefault(r["instance"], {})[r["backend"]] = r["count"]
+    assert len(counts) == 6 and all(len(c) == 3 and len(set(c.values())) == 1
+                                    for c in counts.values())
+    assert counts["instances/futoshiki/latin/reduced_5.txt"]["ganak"] == 56
