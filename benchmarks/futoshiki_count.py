@@ -3,6 +3,7 @@
     python benchmarks/futoshiki_count.py [--n 7] [--puzzles 30] [--seed 1]
         [--inequalities 1-14] [--givens 0-4] [--memory-mb MB] [--max-states N]
         [--plan auto|rows|layers] [--time-limit S] [--cpu-limit S] [--json FILE]
+        [--peers d4,ganak] [--peer-time-limit S] [--identities]
 
 Each puzzle is a seeded random clue set: ``k`` inequalities on distinct
 neighbouring pairs (random directions) and ``g`` givens on distinct cells
@@ -20,6 +21,14 @@ the number of verified solutions kept as evidence.  A count of 0 for a clue
 set read off a square (whose square is a solution) or evidence that fails
 verification is a wrong answer: named at the end, exit status 1.  Never
 asserts a time: it reports.
+
+``--peers d4,ganak`` counts each puzzle also with those #SAT counters (the
+peers of ``search.lab.peers``, on the puzzle's DIMACS CNF, each within
+``--peer-time-limit`` wall-clock seconds), ``--identities`` counts its
+transpose and its values reversed (``v`` read as ``n + 1 - v``, every
+inequality turned) with ``count-dp``; a table gives, per counter, the counts
+both finished and how many agree, and a count that differs from
+``count-dp``'s is a wrong answer too.
 """
 
 from __future__ import annotations
