@@ -141,7 +141,7 @@ def child(args: argparse.Namespace) -> int:
                       **{key: result.effort.get(key) for key in
                          ("plan", "states", "pieces", "upper_states", "lower_states",
                           "forward_states", "backward_states", "rows_over_budget",
-                          "layers_over_budget")},
+                          "layers_over_budget", "halved")},
                       "message": result.message}))
     return 0
 

@@ -14,6 +14,10 @@ Two exact plans, chosen by the puzzle's shape (``plans``):
   empty cells up to moves of the lines no open clue touches) are merged.
   Strong where the clues are spread.
 
+Before either, an inequality that holds in half the solutions of the rest
+(``halves``: the swap of its two lines fixes every other clue) is taken out
+and the count halved.
+
 **Memory.** Every count runs under a memory budget (option ``memory_mb``; by
 default the ``--memory-limit`` the user gave less 256 MB, else
 ``DEFAULT_MEMORY_MB``; never above the process's address-space cap less
