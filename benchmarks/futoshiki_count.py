@@ -55,7 +55,7 @@ from search.futoshiki.countdp.rows import StateSpaceTooLarge, transpose  # noqa:
 from search.futoshiki.io import format_seed, parse  # noqa: E402
 from search.futoshiki.model import Futoshiki  # noqa: E402
 from search.futoshiki.verify import verify  # noqa: E402
-from search.lab.peers import locate, run_peer  # noqa: E402
+from search.lab.peers import PEERS, locate, run_peer  # noqa: E402
 
 
 def latin_square(n: int, rng: random.Random) -> list[list[int]]:
@@ -194,7 +194,9 @@ def main(argv: list[str] | None = None) -> int:
     passed += [f"--max-states={args.max_states}"] if args.max_states else []
     peers = {}
     for name in args.peers:
-        exe, where = locate(name, None) if name in ("d4", "ganak") else (None, "not a #SAT peer")
+        peer = PEERS.get(name)
+        counts = peer is not None and peer.puzzle == "futoshiki" and "count" in peer.calls
+        exe, where = locate(name, None) if counts else (None, "no peer that counts Futoshikis")
         if exe is None:
             print(f"futoshiki_count: peer {name}: {where}", file=sys.stderr)
             return 2

@@ -471,3 +471,30 @@ def test_the_count_benchmark_names_a_wrong_zero(monkeypatch, capsys) -> None:
     assert "WRONG: puzzles [0, 2]" in capsys.readouterr().out
     record["count"] = 3
     assert bench.main(["--n", "4", "--puzzles", "3", "--seed", "5"]) == 0
+
+
+def test_the_count_benchmark_names_a_peer_or_an_identity_that_counts_otherwise(
+        monkeypatch, capsys) -> None:
+    bench = _benchmark("futoshiki_count")
+    record = {"status": "COUNTED", "count": 3, "wall": 0.0, "cpu": 0.0, "peak_mb": 1.0,
+              "evidence": 2, "evidence_ok": True, "plan": "layers", "states": 1}
+    peer = {"status": "COUNTED", "count": 3, "cpu_time": 0.1}
+    monkeypatch.setattr(bench, "in_child", lambda puzzle, argv: dict(record))
+    monkeypatch.setattr(bench, "locate", lambda name, configured: ("/bin/" + name, "PATH"))
+    monkeypatch.setattr(bench, "run_peer", lambda *args: dict(peer))
+    argv = ["--n", "4", "--puzzles", "2", "--peers", "d4", "--identities"]
+    assert bench.main(argv) == 0
+    assert "| d4 | 2 of 2 | 2 | 2 |" in capsys.readouterr().out
+    peer["count"] = 4
+    assert bench.main(argv) == 1
+    out = capsys.readouterr().out
+    assert "| d4 | 2 of 2 | 2 | 0 |" in out and "WRONG: puzzles [0, 1]" in out
+    peer["count"] = 3
+    counts = iter([3, 3, 3, 3, 5, 3])  # the second puzzle's transpose counts otherwise
+    monkeypatch.setattr(bench, "in_child",
+                        lambda puzzle, argv: {**record, "count": next(counts)})
+    assert bench.main(argv) == 1
+    out = capsys.readouterr().out
+    assert "| transpose, values reversed (count-dp) | 2 of 2 | 2 | 1 |" in out
+    assert "WRONG: puzzles [1]" in out
+    assert bench.main(["--n", "4", "--puzzles", "1", "--peers", "tatham"]) == 2
