@@ -13,7 +13,7 @@ Taken out one at a time (each test on the clues left), ``k`` such inequalities
 give ``count = count(rest) / 2**k``. A clue taken out frees its lines, which
 is where the plans are strong: of twenty random 8x8s with 1-6 inequalities,
 eleven lose one to three, and five of them keep clues in two lines of one
-orientation at most (the rows plan's easy case) where they had three or four.
+orientation at most (the rows plan's easy case) where they had three to five.
 """
 
 from __future__ import annotations
