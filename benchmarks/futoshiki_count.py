@@ -210,9 +210,8 @@ def main(argv: list[str] | None = None) -> int:
         puzzle = clue_set(args.n, k, g, rng, consistent=i % 2 == 0)
         record = {"i": i, "n": args.n, "inequalities": k, "givens": g,
                   "consistent": i % 2 == 0, **in_child(puzzle, passed)}
-        if args.identities:
-            record["identities"] = [in_child(p, passed)["count"] if record["status"] ==
-                                    "COUNTED" else None
+        if args.identities and record["status"] == "COUNTED":
+            record["identities"] = [counted(in_child(p, passed))
                                     for p in (transpose(puzzle), reversed_values(puzzle))]
         record["peers"] = {name: run_peer({"name": name, "command": exe}, kind("futoshiki"),
                                           puzzle, "count", args.peer_time_limit)
@@ -254,12 +253,17 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def counted(record: dict) -> int | None:
+    """The count of a record, or None where it is only a lower bound (LIMIT)."""
+    return record["count"] if record["status"] == "COUNTED" else None
+
+
 def disagreements(record: dict) -> list[str]:
     """Who counts otherwise than count-dp, where both counted."""
     if record["status"] != "COUNTED":
         return []
     out = [name for name, peer in record.get("peers", {}).items()
-           if peer["status"] == "COUNTED" and peer["count"] != record["count"]]
+           if counted(peer) not in (None, record["count"])]
     return out + [what for what, count in zip(("transpose", "values reversed"),
                                               record.get("identities", []))
                   if count is not None and count != record["count"]]

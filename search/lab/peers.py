@@ -167,42 +167,49 @@ class TathamUnequal(Peer):
                       message=f"difficulty {verdict.group(2)}")
 
 
-class D4(Peer):
-    """The D4 model counter (C++, github.com/crillab/d4v2, its ``demo/counter``):
-    counts the models of the puzzle's DIMACS CNF (``search.futoshiki.cnf``, whose
-    models are the solutions) and prints ``s <count>``, in GMP integers.  Its
-    cache's first page is 1 GiB of address space (4 GiB by default, which the
-    run's memory cap refuses: ``std::bad_alloc``); the pages after it are its own."""
+class ModelCounter(Peer):
+    """A #SAT model counter on the puzzle's DIMACS CNF (``search.futoshiki.cnf``,
+    whose models are the solutions): what its adapters share, the input and
+    the line of the count (``COUNT``, ``LINE`` in words)."""
 
-    name = "d4"
     puzzle = "futoshiki"
     calls = frozenset({"count"})
-    executable = "d4"
-    source = "github:crillab/d4v2 (demo/counter)"
-    COUNT = re.compile(r"^s\s+(\d+)\s*$", re.MULTILINE)
+    COUNT: ClassVar[re.Pattern[str]]
+    LINE: ClassVar[str]
 
     def write(self, puzzle: Any) -> str:
         return load("search.futoshiki.cnf:dimacs")(puzzle)
 
-    def command(self, exe: str, puzzle: Any, task: str, input_file: str) -> list[str]:
-        return [exe, "-i", input_file, "--cache-size-first-page", str(2**30)]
-
     def read(self, puzzle: Any, task: str, out: str, err: str, code: int) -> Answer:
         found = self.COUNT.search(out)
         if code != 0 or not found:
-            raise RuntimeError(f"exit code {code}, no 's <count>' line: {_last(err or out)}")
+            raise RuntimeError(f"exit code {code}, no '{self.LINE}' line: {_last(err or out)}")
         return Answer(Status.COUNTED, count=int(found.group(1)))
 
 
-class Ganak(Peer):
+class D4(ModelCounter):
+    """The D4 model counter (C++, github.com/crillab/d4v2, its ``demo/counter``):
+    prints ``s <count>``, in GMP integers.  Its cache's first page is 1 GiB of
+    address space (4 GiB by default, which the run's memory cap refuses:
+    ``std::bad_alloc``); the pages after it are its own."""
+
+    name = "d4"
+    executable = "d4"
+    source = "github:crillab/d4v2 (demo/counter)"
+    COUNT = re.compile(r"^s\s+(\d+)\s*$", re.MULTILINE)
+    LINE = "s <count>"
+
+    def command(self, exe: str, puzzle: Any, task: str, input_file: str) -> list[str]:
+        return [exe, "-i", input_file, "--cache-size-first-page", str(2**30)]
+
+
+class Ganak(ModelCounter):
     """The Ganak model counter (C++, github.com/meelgroup/ganak) through its PyPI
     bindings, ``pyganak``: the executable is a Python interpreter with
     ``pyganak`` installed (in an environment of its own, not gridcp's), which
-    runs the short script below on the puzzle's DIMACS CNF (as ``d4``'s)."""
+    runs the short script below on the CNF."""
 
     name = "ganak"
-    puzzle = "futoshiki"
-    calls = frozenset({"count"})
     executable = "ganak-python"
     source = "PyPI: pyganak (github.com/meelgroup/ganak)"
     SCRIPT = "\n".join((
@@ -217,18 +224,10 @@ class Ganak(Peer):
         "print('s mc', counter.count())",
     ))
     COUNT = re.compile(r"^s mc (\d+)$", re.MULTILINE)
-
-    def write(self, puzzle: Any) -> str:
-        return D4().write(puzzle)
+    LINE = "s mc <count>"
 
     def command(self, exe: str, puzzle: Any, task: str, input_file: str) -> list[str]:
         return [exe, "-c", self.SCRIPT, input_file]
-
-    def read(self, puzzle: Any, task: str, out: str, err: str, code: int) -> Answer:
-        found = self.COUNT.search(out)
-        if code != 0 or not found:
-            raise RuntimeError(f"exit code {code}, no 's mc <count>' line: {_last(err or out)}")
-        return Answer(Status.COUNTED, count=int(found.group(1)))
 
 
 PEERS: dict[str, type[Peer]] = {p.name: p for p in (ThomasahleNumberlink, DdNumlin,

@@ -497,4 +497,7 @@ def test_the_count_benchmark_names_a_peer_or_an_identity_that_counts_otherwise(
     out = capsys.readouterr().out
     assert "| transpose, values reversed (count-dp) | 2 of 2 | 2 | 1 |" in out
     assert "WRONG: puzzles [1]" in out
+    runs = iter([record, {**record, "status": "LIMIT", "count": 1}, record])
+    monkeypatch.setattr(bench, "in_child", lambda puzzle, argv: dict(next(runs)))
+    assert bench.main(["--n", "4", "--puzzles", "1", "--identities"]) == 0  # a lower bound
     assert bench.main(["--n", "4", "--puzzles", "1", "--peers", "tatham"]) == 2
