@@ -2,7 +2,7 @@
 
     python benchmarks/futoshiki_count.py [--n 7] [--puzzles 30] [--seed 1]
         [--inequalities 1-14] [--givens 0-4] [--memory-mb MB] [--max-states N]
-        [--plan auto|rows|layers] [--time-limit S] [--cpu-limit S] [--json FILE]
+        [--plan auto|rows|layers|ranks] [--time-limit S] [--cpu-limit S] [--json FILE]
         [--peers d4,ganak] [--peer-time-limit S] [--identities]
 
 Each puzzle is a seeded random clue set: ``k`` inequalities on distinct
@@ -16,7 +16,7 @@ so the figures are the DP's own.  Every count runs in a process of its own
 seconds and its peak resident memory (``VmHWM``, else ``ru_maxrss``).  Prints
 one line per puzzle and a Markdown summary: status, count, CPU seconds, the
 peak memory, the deterministic effort (the most states after a step), the
-plan that counted (``rows``, ``layers``, or ``propagate``'s quick count) and
+plan that counted (``rows``, ``layers``, ``ranks``, or ``propagate``'s quick count) and
 the number of verified solutions kept as evidence.  A count of 0 for a clue
 set read off a square (whose square is a solution) or evidence that fails
 verification is a wrong answer: named at the end, exit status 1.  Never
@@ -49,7 +49,7 @@ sys.path.insert(0, str(ROOT))
 
 from search.core.contract import CountResult, Deadline, Status  # noqa: E402
 from search.core.registry import kind  # noqa: E402
-from search.futoshiki.countdp import CountDPBackend, count_dp  # noqa: E402
+from search.futoshiki.countdp import COUNTERS, CountDPBackend, count_dp  # noqa: E402
 from search.futoshiki.countdp.layers import reversed_values  # noqa: E402
 from search.futoshiki.countdp.rows import StateSpaceTooLarge, transpose  # noqa: E402
 from search.futoshiki.io import format_seed, parse  # noqa: E402
@@ -175,7 +175,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="count-dp's memory budget (default: the backend's, 640 MB)")
     parser.add_argument("--max-states", type=int,
                         help="count-dp's state budget (default: none, the memory alone)")
-    parser.add_argument("--plan", choices=("auto", "rows", "layers"), default="auto")
+    parser.add_argument("--plan", choices=("auto", *COUNTERS), default="auto")
     parser.add_argument("--peers", type=lambda text: text.split(","), default=[],
                         metavar="NAME,...", help="also count with these #SAT peers (d4, ganak)")
     parser.add_argument("--peer-time-limit", type=float, default=60.0,
@@ -221,14 +221,13 @@ def main(argv: list[str] | None = None) -> int:
         if args.show:
             print(format_seed(puzzle))
     done = [r for r in records if r["status"] == "COUNTED"]
-    print("\n| n | seed | puzzles | counted | by rows | by layers | quick | max CPU s | "
-          "median CPU s | max peak MB | max states |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    print("\n| n | seed | puzzles | counted | by rows | by layers | by ranks | quick | "
+          "max CPU s | median CPU s | max peak MB | max states |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     cpus = sorted(r["cpu"] for r in records)
-    by = {plan: sum(1 for r in done if r["plan"] == plan)
-          for plan in ("rows", "layers", "propagate")}
+    by = {plan: sum(1 for r in done if r["plan"] == plan) for plan in (*COUNTERS, "propagate")}
     print(f"| {args.n} | {args.seed} | {len(records)} | {len(done)} | {by['rows']} | "
-          f"{by['layers']} | {by['propagate']} | {cpus[-1]:.2f} | "
+          f"{by['layers']} | {by['ranks']} | {by['propagate']} | {cpus[-1]:.2f} | "
           f"{cpus[len(cpus) // 2]:.2f} | {max(r['peak_mb'] for r in records):.0f} | "
           f"{max((r['states'] or 0) for r in records):,} |")
     print("\n| # | inequalities | givens | plan | status | count | CPU s | peak MB | "

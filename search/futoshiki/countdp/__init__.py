@@ -1,6 +1,6 @@
 """The ``count-dp`` backend: counting without visiting solutions one by one.
 
-Two exact plans, chosen by the puzzle's shape (``plans``):
+Three exact plans, chosen by the puzzle's shape (``plans``):
 
 * ``rows`` (``search.futoshiki.countdp.rows``): dynamic programming over Latin
   rectangles, an upper part (the rows with clues) and a lower part (the free
@@ -13,6 +13,13 @@ Two exact plans, chosen by the puzzle's shape (``plans``):
   and at every layer's end the states whose futures are alike (the same
   empty cells up to moves of the lines no open clue touches) are merged.
   Strong where the clues are spread.
+* ``ranks`` (``search.futoshiki.countdp.ranks``): rows again, but the values
+  anonymous until a clued cell takes one, then named by their rank among
+  the values named so far, and folded back into the count after the last
+  clue; every value and every free column alike in between.  Strong where
+  the clues sit in few rows (an 8x8 with clues in three rows: thousands of
+  states where the rows plan has tens of millions); tried first on order 8,
+  it gives way where its states pile up.
 
 Before either, an inequality that holds in half the solutions of the rest
 (``halves``: the swap of its two lines fixes every other clue) is taken out
@@ -28,7 +35,7 @@ input before they allocate: past it a plan raises ``StateSpaceTooLarge``
 tried, and past both the answer is LIMIT with the reasons and the best lower
 bound known, never a process killed for its memory.
 
-**Past both plans** the backend estimates (Knuth's random probes, seeded)
+**Past the plans** the backend estimates (Knuth's random probes, seeded)
 the nodes ``propagate``'s streaming count would visit: above
 ``fallback_nodes`` it answers LIMIT at once (the empty 9x9, 5.5e27 squares),
 else it counts there within that many nodes.
@@ -61,6 +68,7 @@ from search.core.limits import memory_budget
 from search.futoshiki.backend import FutoshikiBackend
 from search.futoshiki.countdp import halves
 from search.futoshiki.countdp import layers as layerdp
+from search.futoshiki.countdp import ranks as rankdp
 from search.futoshiki.countdp import rows as rowdp
 from search.futoshiki.countdp.rows import MB, StateSpaceTooLarge
 from search.futoshiki.model import Futoshiki, Solution
@@ -175,7 +183,7 @@ def latin_lower_bound(puzzle: Futoshiki) -> int:
     return math.prod(math.factorial(k) for k in range(1, puzzle.n + 1))
 
 
-COUNTERS = {"rows": rowdp.count, "layers": layerdp.count}  # the exact plans by name
+COUNTERS = {"rows": rowdp.count, "layers": layerdp.count, "ranks": rankdp.count}  # by name
 
 
 def plans(puzzle: Futoshiki) -> tuple[str, ...]:
@@ -188,14 +196,20 @@ def plans(puzzle: Futoshiki) -> tuple[str, ...]:
     otherwise.  With clues in three rows of a 7x7 the rows plan is often the
     faster but its worst case is not: on 39 such puzzles the rows plan took
     up to 7.4 s and the folded layers at most 3.3 s.  Orders past
-    ``layerdp.MAX_ORDER`` only rows.
+    ``layerdp.MAX_ORDER`` rows, then ranks on a clued square.  On order 8 a
+    puzzle with clues goes to ``ranks`` first: it counts most of the clued
+    8x8s whose clues the rows plan cannot carry (values named only where
+    clues meet them), and gives way within ``rankdp.MAX_STATES`` states where
+    they pile up.  Past order 8 it has not been measured, so it comes last.
     """
     n = puzzle.n
+    clued = bool(puzzle.less) or any(any(row) for row in puzzle.givens)
     if n > layerdp.MAX_ORDER:
-        return ("rows",)
+        return ("rows", "ranks") if clued else ("rows",)
+    first = ("ranks",) if n == layerdp.MAX_ORDER and clued else ()
     free = max(len(layerdp.free_rows(puzzle)), len(layerdp.free_rows(rowdp.transpose(puzzle))))
     if free >= max(n // 2 + 1, n - 2) or n >= 8:  # (the empty square: free == n)
-        return ("rows", "layers")
+        return (*first, "rows", "layers")
     return ("layers", "rows")
 
 
@@ -211,7 +225,7 @@ def count_dp(puzzle: Futoshiki, *, max_states: int | None = None,
     budget, with every plan's reason."""
     stats = stats if stats is not None else {}
     if plan != "auto" and plan not in COUNTERS:
-        raise ValueError(f"count-dp: plan {plan!r} is not auto, rows or layers")
+        raise ValueError(f"count-dp: plan {plan!r} is not auto, {', '.join(COUNTERS)}")
     taken = 0  # inequalities that hold in half the solutions of the rest
     if not puzzle.adjacent:  # (Adjacent mode's bars tie every pair: the plans refuse it)
         puzzle, taken = halves.halved(puzzle)

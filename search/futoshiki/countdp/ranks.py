@@ -1,0 +1,390 @@
+"""Exact Futoshiki counts cell by cell, the values named by rank as clues meet them.
+
+The rows plan keeps every value's identity in its states, because an
+inequality ahead compares values: on an 8x8 with clues in three rows, tens of
+millions of states mid-row.  Yet an inequality compares only the values of
+its own two cells.  So this plan leaves values anonymous until a clued cell
+takes one, and then names it by its rank among the values named so far, not
+by what it is:
+
+* a state's values are *slots*: slots ``0..m-1`` the named values in
+  increasing order (the *chain*), the others anonymous;
+* the givens' values are named from the start (their labels carry the
+  value); they cut the values into *gaps* (below the least given, between
+  two, above the greatest), and an anonymous value keeps its gap;
+* a cell with an inequality that takes an anonymous value names it: the new
+  label goes to any place in the chain, inside its gap, that the cell's
+  filled neighbours allow (their values are labels, so the test compares
+  slots);
+* the anonymous values of a gap are alike to everything ahead, so states
+  equal up to their order are one state (kept sorted), and so are states
+  equal up to the order of columns that nothing ahead tells apart.
+
+A state stands for the partial squares it abstracts, and its count is their
+number divided by the ways to give the labels values (``C(s, k)`` for a gap
+of ``s`` values holding ``k`` labels).  That is an integer, and stays one:
+when one of the ``t`` anonymous values of one pattern in a gap with ``k`` of
+its ``s`` values named becomes a label at one place, the count is multiplied
+by ``t`` and divided by ``s - k`` (over the squares of a state, an anonymous
+value falls in each place between the labels equally often).  After the last
+clued cell the chain is folded back into the counts (times its ways) and
+every value is anonymous from there on.
+
+A label lives until that fold: forgetting one earlier would lose the order
+it has with the values it was compared to, which the counts rest on.  So the
+clued cells come first, every one of them (row by row), and the labels live
+only while they are placed; a row they open is one more line of the state
+beside the columns (a slot's pattern: the lines holding its value).  Then
+the rest of each row, the rows with the most cells filled first, and the
+free rows.  An 8x8 with an inequality in each of two rows and a given in a
+third peaks at 53,939 states, the empty square's own peak (the rows plan: 32
+million, 2.5 GB); clues in five rows of both orientations leave rows open
+long, and pass ``MAX_STATES``.
+
+The states are Python dictionaries with exact integer counts; the work is
+bounded in states (``MAX_STATES`` unless the caller gives fewer) and in
+bytes estimated from their number, never in time.
+"""
+from __future__ import annotations
+
+import math
+from array import array
+from dataclasses import dataclass
+from functools import cache, cached_property
+from operator import getitem
+from typing import Any
+
+from search.core.contract import Deadline, Unsupported
+from search.futoshiki.countdp import rows as rowdp
+from search.futoshiki.countdp.rows import MB, StateSpaceTooLarge
+from search.futoshiki.model import Cell, Futoshiki
+from search.futoshiki.propagate import Engine
+
+STATE_BYTES = 400  # a state in a dictionary, with the step before beside it (measured: 385)
+MAX_STATES = 1_500_000  # the plan gives way past these (labels or open rows piling up)
+CHECK_EVERY = 4096  # states between two looks at the budget and the deadline
+FIELD, TYPECODE = 16, "H"  # bits of a packed pattern or line set, and its array type
+MAX_LINES = 14  # columns and open rows at once (the tables: 2**lines entries a slot)
+
+
+@dataclass(frozen=True)
+class Place:
+    """Filling one cell."""
+
+    column: int
+    given: int  # its given value, or 0
+    names: bool  # it carries an inequality: an anonymous value it takes is named
+    links: tuple[tuple[int, int], ...]  # (index in the fields before, sign): filled neighbours
+    fields: tuple[int, ...]  # the fields after: indices in the fields before, -1 this cell
+    row: int  # the bit of its row in the patterns
+    closes: bool  # the last cell of its row: the row's bit is cleared after it
+    groups: tuple[tuple[int, ...], ...]  # columns nothing ahead tells apart
+    fold: bool  # the last clued cell: the chain is folded into the counts after it
+
+
+@dataclass(frozen=True)
+class Gaps:
+    """The values' gaps between the givens' values (``sizes``: how many values
+    each holds that no given has)."""
+
+    values: tuple[int, ...]  # the givens' values, increasing
+    sizes: tuple[int, ...]
+
+    @staticmethod
+    def of(n: int, values: tuple[int, ...]) -> Gaps:
+        bounds = (0, *values, n + 1)
+        return Gaps(values, tuple(b - a - 1 for a, b in zip(bounds, bounds[1:], strict=False)))
+
+
+@dataclass(frozen=True, eq=False)  # one object per chain (``_chain``): compared by identity
+class Chain:
+    """The named values in increasing order: 0 a label of an inequality's
+    cell, ``g`` the label of the given value ``g``."""
+
+    labels: tuple[int, ...]
+    gaps: Gaps
+
+    @cached_property
+    def named(self) -> tuple[int, ...]:
+        """Per gap, its labels that no given has."""
+        out, j = [0] * len(self.gaps.sizes), 0
+        for label in self.labels:
+            if label:
+                j = self.gaps.values.index(label) + 1
+            else:
+                out[j] += 1
+        return tuple(out)
+
+    @cached_property
+    def tokens(self) -> tuple[tuple[int, int], ...]:
+        """Per gap, the slots ``[lo, hi)`` of its anonymous values."""
+        out, lo = [], len(self.labels)
+        for size, named in zip(self.gaps.sizes, self.named, strict=True):
+            out.append((lo, lo + size - named))
+            lo += size - named
+        return tuple(out)
+
+    def places(self, gap: int) -> range:
+        """Where a new label of ``gap`` may go in the chain."""
+        values = self.gaps.values
+        lo = 0 if gap == 0 else self.labels.index(values[gap - 1]) + 1
+        hi = len(self.labels) if gap == len(values) else self.labels.index(values[gap])
+        return range(lo, hi + 1)
+
+    def ways(self) -> int:
+        """The ways to give the labels values."""
+        return math.prod(math.comb(s, k) for s, k in zip(self.gaps.sizes, self.named,
+                                                          strict=True))
+
+
+@cache
+def _chain(labels: tuple[int, ...], gaps: Gaps) -> Chain:
+    return Chain(labels, gaps)  # (one object per chain: states share it)
+
+
+@cache
+def _tables(n: int, lines: int) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
+    """Lookup tables that turn line sets into slot patterns and back.
+
+    The lines are the ``n`` columns and then the open rows; a slot's pattern
+    has bit ``x`` when line ``x`` holds its value.  Patterns and line sets are
+    packed in fields of ``FIELD`` bits (so that bytes hold them: a state's
+    key is its patterns' bytes).  ``across[x][set]`` spreads line ``x``'s set
+    over the packed patterns; ``down[s][pattern]`` spreads slot ``s``'s
+    pattern over the packed line sets."""
+    across = tuple(tuple(sum(1 << (s * FIELD + x) for s in range(n) if v >> s & 1)
+                         for v in range(1 << n)) for x in range(lines))
+    down = tuple(tuple(sum(1 << (x * FIELD + s) for x in range(lines) if p >> x & 1)
+                       for p in range(1 << lines)) for s in range(n))
+    return across, down
+
+
+def _fields(packed: int, count: int) -> list[int]:
+    """The ``count`` fields of a packed integer."""
+    return memoryview(packed.to_bytes(count * FIELD // 8, "little")).cast(TYPECODE).tolist()
+
+
+class Plan:
+    """A puzzle's rows, cell by cell, and the arithmetic of its states."""
+
+    def __init__(self, puzzle: Futoshiki, rows: tuple[int, ...]):
+        n = self.n = puzzle.n
+        relation = puzzle.relation
+        givens = {(r, c): puzzle.givens[r][c] for r in range(n) for c in range(n)
+                  if puzzle.givens[r][c]}
+        related = {cell for pair in puzzle.less for cell in pair}
+        clued = related | set(givens)
+        # Every clued cell first, row by row; then the rest of each row, the
+        # rows with the most cells filled first (an open row's filled cells
+        # tell its columns and values apart).
+        cells = [(r, c) for r in rows for c in range(n) if (r, c) in clued]
+        filled = {r: sum(1 for c in range(n) if (r, c) in clued) for r in rows}
+        for r in sorted(rows, key=lambda r: -filled[r]):
+            cells += [(r, c) for c in range(n) if (r, c) not in clued]
+        self.cells = tuple(cells)
+        at = {cell: i for i, cell in enumerate(cells)}
+        if any(a not in at or b not in at for a, b in puzzle.less):
+            raise Unsupported("count-dp: an inequality outside the rows counted")
+        last = max((i for i, x in enumerate(cells) if x in clued), default=-1)
+        self.gaps = Gaps.of(n, tuple(sorted(set(givens.values()))))
+        self.start = _chain(self.gaps.values, self.gaps) if last >= 0 else None
+        # An open row (some of its cells filled, not all) is a line of the
+        # state after the columns; rows open at once take different bits.
+        first = {r: min(at[r, c] for c in range(n)) for r in rows}
+        end = {r: max(at[r, c] for c in range(n)) for r in rows}
+        bit: dict[int, int] = {}
+        for r in sorted(rows, key=first.__getitem__):
+            taken = {bit[q] for q in bit if end[q] > first[r]}
+            bit[r] = min(set(range(n, n + len(rows))) - taken)
+        self.lines = max(bit.values()) + 1
+        if self.lines > MAX_LINES:
+            raise StateSpaceTooLarge(f"{self.lines - n} rows open at once: more than "
+                                     f"{MAX_LINES - n} beside the columns")
+        self.across, self.down = _tables(n, self.lines)
+
+        def pending(t: int) -> tuple[Cell, ...]:
+            """Filled cells whose linked neighbour is still to come."""
+            return tuple(x for x in cells[:t + 1] if x in related and any(
+                at[y] > t for y in self.neighbours(x) if (x, y) in relation))
+
+        places, before = [], ()
+        for t, (r, c) in enumerate(cells):
+            after = pending(t)
+            links = tuple((before.index(y), relation[(r, c), y]) for y in before
+                          if ((r, c), y) in relation)
+            fields = tuple(-1 if x == (r, c) else before.index(x) for x in after)
+            ahead = {x for y, x in cells[t + 1:] if (y, x) in clued}
+            open_rows = [q for q in rows if first[q] <= t < end[q]]
+            by_kind: dict[tuple[bool, ...], list[int]] = {}
+            for x in range(n):  # alike: no clue ahead, filled in the same open rows
+                if x not in ahead:
+                    by_kind.setdefault(tuple(at[q, x] <= t for q in open_rows), []).append(x)
+            groups = tuple(tuple(g) for g in by_kind.values() if len(g) > 1)
+            places.append(Place(c, givens.get((r, c), 0), (r, c) in related, links, fields,
+                                1 << bit[r], t == end[r], groups, t == last))
+            before = after
+        self.places = tuple(places)
+
+    @staticmethod
+    def neighbours(cell: Cell) -> tuple[Cell, ...]:
+        r, c = cell
+        return ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
+
+    def patterns(self, key: bytes) -> list[int]:
+        return memoryview(key).cast(TYPECODE).tolist()
+
+    def canonical(self, patterns: list[int], tokens: tuple[tuple[int, int], ...],
+                  groups: tuple[tuple[int, ...], ...]) -> bytes:
+        """The key of a state equal to this one up to the order of each gap's
+        anonymous values and of each group's columns (not always the least
+        such: a representative, enough for a count)."""
+        for lo, hi in tokens:
+            if hi - lo > 1:
+                patterns[lo:hi] = sorted(patterns[lo:hi])
+        if groups:  # (sorting again until nothing moves merges few more: 6 % on the empty 8x8)
+            sets = _fields(sum(map(getitem, self.down, patterns)), self.lines)
+            moved = False
+            for group in groups:
+                now = [sets[x] for x in group]
+                ordered = sorted(now)
+                if ordered != now:
+                    moved = True
+                    for x, v in zip(group, ordered, strict=True):
+                        sets[x] = v
+            if moved:
+                patterns = _fields(sum(map(getitem, self.across, sets)), self.n)
+                for lo, hi in tokens:
+                    if hi - lo > 1:
+                        patterns[lo:hi] = sorted(patterns[lo:hi])
+        return array(TYPECODE, patterns).tobytes()
+
+
+State = tuple[bytes, tuple[int, ...], Chain | None]  # patterns, fields, chain
+
+
+def _successors(plan: Plan, place: Place, key: bytes, fields: tuple[int, ...],
+                chain: Chain | None) -> list[tuple[list[int], int, int, Chain | None, int, int]]:
+    """(patterns, slot, place of a new label or -1, chain, times, divided by)
+    for each way to fill the cell: the patterns before the value is placed."""
+    patterns = plan.patterns(key)
+    bit, row = 1 << place.column, place.row
+    free = [s for s in range(plan.n) if not patterns[s] & (bit | row)]
+    labels = len(chain.labels) if chain is not None else 0
+
+    def allowed(slot: int) -> bool:
+        return all(slot < fields[i] if sign < 0 else slot > fields[i] for i, sign in place.links)
+
+    out = []
+    if place.given:
+        assert chain is not None
+        slot = chain.labels.index(place.given)
+        if slot in free and allowed(slot):
+            out.append((patterns, slot, -1, chain, 1, 1))
+        return out
+    for slot in free:
+        if slot < labels and allowed(slot):
+            out.append((patterns, slot, -1, chain, 1, 1))
+    tokens = chain.tokens if chain is not None else ((0, plan.n),)
+    for gap, (lo, hi) in enumerate(tokens):
+        kinds: dict[int, list[int]] = {}  # pattern -> [slot, how many]
+        for slot in range(lo, hi):
+            if slot in free:
+                kind = kinds.setdefault(patterns[slot], [slot, 0])
+                kind[1] += 1
+        for first, times in kinds.values():
+            if not place.names:
+                out.append((patterns, first, -1, chain, times, 1))
+                continue
+            assert chain is not None
+            left = chain.gaps.sizes[gap] - chain.named[gap]
+            for at in chain.places(gap):
+                # the new label's slot ``at``: below a label f exactly when at <= f
+                if all(at <= fields[i] if sign < 0 else at > fields[i] for i, sign in place.links):
+                    labels_after = chain.labels[:at] + (0,) + chain.labels[at:]
+                    out.append((patterns, first, at, _chain(labels_after, chain.gaps),
+                                times, left))
+    return out
+
+
+def build(plan: Plan, *, max_states: int | None, max_bytes: int, deadline: Deadline,
+          stats: dict[str, Any]) -> dict[bytes, int]:
+    """The table of the rows: packed column patterns (every value anonymous)
+    -> the number of partial squares.
+
+    Until the last clue, a state's count is its squares' number divided by
+    its chain's ``ways`` (an integer: see the module's docstring)."""
+    n = plan.n
+    states: dict[State, int] = {(bytes(plan.n * FIELD // 8), (), plan.start): 1}
+    most = min(max_bytes // STATE_BYTES, MAX_STATES if max_states is None else max_states)
+    peak = 1
+    for place in plan.places:
+        deadline.check()
+        new: dict[State, int] = {}
+        for seen, ((key, fields, chain), count) in enumerate(states.items()):
+            if seen % CHECK_EVERY == CHECK_EVERY - 1:
+                deadline.check()
+                if len(new) > most:
+                    _refuse(len(new), max_states, max_bytes)
+            for patterns, slot, at, after, times, divide in _successors(
+                    plan, place, key, fields, chain):
+                pats = patterns.copy()
+                pats[slot] |= (1 << place.column) | place.row
+                value_slot, fields_in = slot, fields
+                if at >= 0:  # the anonymous value becomes the label at ``at``
+                    pats.insert(at, pats.pop(slot))
+                    value_slot = at
+                    fields_in = tuple(f + 1 if f >= at else f for f in fields)
+                if place.closes:
+                    pats = [p & ~place.row for p in pats]
+                out_fields = tuple(value_slot if i < 0 else fields_in[i] for i in place.fields)
+                if place.fold:  # the last clue: the labels' values folded into the count
+                    assert after is not None and not out_fields
+                    times *= after.ways()
+                    after = None
+                tokens = after.tokens if after is not None else ((0, n),)
+                state = (plan.canonical(pats, tokens, place.groups), out_fields, after)
+                amount, odd = divmod(count * times, divide)
+                if odd:
+                    raise RuntimeError("count-dp ranks: a count that does not divide")
+                new[state] = new.get(state, 0) + amount
+        if len(new) > most:
+            _refuse(len(new), max_states, max_bytes)
+        states = new
+        peak = max(peak, len(states))
+    stats["states"] = peak
+    table: dict[bytes, int] = {}
+    for (key, _, chain), count in states.items():
+        assert chain is None  # (folded at the last clue, or no clue at all)
+        table[key] = table.get(key, 0) + count
+    stats["upper_states"] = len(table)
+    return table
+
+
+def _refuse(states: int, max_states: int | None, max_bytes: int) -> None:
+    rowdp.check_states(states, MAX_STATES if max_states is None else max_states, "after a cell")
+    raise StateSpaceTooLarge(f"{states:,} states after a cell would hold about "
+                             f"{states * STATE_BYTES / MB:,.0f} MB, above the "
+                             f"{max_bytes / MB:,.0f} MB the memory budget leaves for tables")
+
+
+def count(puzzle: Futoshiki, *, max_states: int | None = None,
+          deadline: Deadline | None = None, stats: dict[str, Any] | None = None,
+          max_bytes: int = rowdp.DEFAULT_MAX_BYTES) -> int:
+    """The exact number of solutions of ``puzzle``.
+
+    Raises ``StateSpaceTooLarge`` past the state budget or the bytes the
+    states would hold, and ``LimitReached`` past the deadline."""
+    stats = stats if stats is not None else {}
+    deadline = deadline or Deadline(None)
+    n = puzzle.n
+    if puzzle.adjacent:
+        raise Unsupported("count-dp: Adjacent mode's bars do not fit its states")
+    if n == 1:
+        return int(puzzle.givens[0][0] in (0, 1))
+    puzzle, split = rowdp.choose(puzzle)
+    if not Engine(puzzle).ok:
+        return 0
+    plan = Plan(puzzle, split.upper + split.lower)
+    table = build(plan, max_states=max_states, max_bytes=max_bytes, deadline=deadline,
+                  stats=stats)
+    return sum(table.values())
