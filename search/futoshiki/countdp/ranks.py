@@ -307,9 +307,9 @@ def _successors(plan: Plan, place: Place, key: bytes, fields: tuple[int, ...],
 
 
 def build(plan: Plan, *, max_states: int | None, max_bytes: int, deadline: Deadline,
-          stats: dict[str, Any]) -> dict[bytes, int]:
-    """The table of the rows: packed column patterns (every value anonymous)
-    -> the number of partial squares.
+          stats: dict[str, Any]) -> int:
+    """The number of ways to fill the plan's cells (``stats["states"]``: the
+    most states after a cell).
 
     Until the last clue, a state's count is its squares' number divided by
     its chain's ``ways`` (an integer: see the module's docstring)."""
@@ -352,12 +352,8 @@ def build(plan: Plan, *, max_states: int | None, max_bytes: int, deadline: Deadl
         states = new
         peak = max(peak, len(states))
     stats["states"] = peak
-    table: dict[bytes, int] = {}
-    for (key, _, chain), count in states.items():
-        assert chain is None  # (folded at the last clue, or no clue at all)
-        table[key] = table.get(key, 0) + count
-    stats["upper_states"] = len(table)
-    return table
+    assert all(chain is None for _, _, chain in states)  # (folded, or no clue at all)
+    return sum(states.values())
 
 
 def _refuse(states: int, max_states: int | None, max_bytes: int) -> None:
@@ -384,7 +380,5 @@ def count(puzzle: Futoshiki, *, max_states: int | None = None,
     puzzle, split = rowdp.choose(puzzle)
     if not Engine(puzzle).ok:
         return 0
-    plan = Plan(puzzle, split.upper + split.lower)
-    table = build(plan, max_states=max_states, max_bytes=max_bytes, deadline=deadline,
-                  stats=stats)
-    return sum(table.values())
+    return build(Plan(puzzle, split.upper + split.lower), max_states=max_states,
+                 max_bytes=max_bytes, deadline=deadline, stats=stats)
