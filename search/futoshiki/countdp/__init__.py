@@ -21,7 +21,7 @@ Three exact plans, chosen by the puzzle's shape (``plans``):
   states where the rows plan has tens of millions); tried first on order 8,
   it gives way where its states pile up.
 
-Before either, an inequality that holds in half the solutions of the rest
+Before any, an inequality that holds in half the solutions of the rest
 (``halves``: the swap of its two lines fixes every other clue) is taken out
 and the count halved.
 
@@ -32,7 +32,7 @@ default the ``--memory-limit`` the user gave less 256 MB, else
 modules) as bytes for their tables, and estimate each step's bytes from its
 input before they allocate: past it a plan raises ``StateSpaceTooLarge``
 (the layers plan first cuts a layer into smaller pieces), the next plan is
-tried, and past both the answer is LIMIT with the reasons and the best lower
+tried, and past all the answer is LIMIT with the reasons and the best lower
 bound known, never a process killed for its memory.
 
 **Past the plans** the backend estimates (Knuth's random probes, seeded)
@@ -76,11 +76,12 @@ from search.futoshiki.propagate import Engine, PropagateBackend, Search
 from search.futoshiki.verify import verify
 
 QUICK_ORDER = 7  # from this order on, a puzzle with few solutions is propagate's
+RANKS_ORDER = 8  # the order the ranks plan is measured on: first there on a clued square
 QUICK_NODES = 5_000  # propagate's nodes before the DP, on puzzles that may have few solutions
 DEFAULT_MEMORY_MB = 640  # the memory budget of a count, resident, when none is given
 BASE_MB = 64  # what the interpreter, numpy and gridcp hold before any table
 TABLES = 0.85  # the share of the rest the tables' estimates may take (the allocator's slack)
-FALLBACK_NODES = 2_000_000  # propagate's nodes for a count past both plans
+FALLBACK_NODES = 2_000_000  # propagate's nodes for a count past the plans
 EVIDENCE_NODES = 200_000  # propagate's nodes to find the solutions a count keeps
 PROBES = 16  # Knuth's probes to estimate the fallback's nodes
 
@@ -196,8 +197,8 @@ def plans(puzzle: Futoshiki) -> tuple[str, ...]:
     otherwise.  With clues in three rows of a 7x7 the rows plan is often the
     faster but its worst case is not: on 39 such puzzles the rows plan took
     up to 7.4 s and the folded layers at most 3.3 s.  Orders past
-    ``layerdp.MAX_ORDER`` rows, then ranks on a clued square.  On order 8 a
-    puzzle with clues goes to ``ranks`` first: it counts most of the clued
+    ``layerdp.MAX_ORDER`` rows, then ranks on a clued square.  On order 8
+    (``RANKS_ORDER``) a puzzle with clues goes to ``ranks`` first: it counts most of the clued
     8x8s whose clues the rows plan cannot carry (values named only where
     clues meet them), and gives way within ``rankdp.MAX_STATES`` states where
     they pile up.  Past order 8 it has not been measured, so it comes last.
@@ -206,7 +207,7 @@ def plans(puzzle: Futoshiki) -> tuple[str, ...]:
     clued = bool(puzzle.less) or any(any(row) for row in puzzle.givens)
     if n > layerdp.MAX_ORDER:
         return ("rows", "ranks") if clued else ("rows",)
-    first = ("ranks",) if n == layerdp.MAX_ORDER and clued else ()
+    first = ("ranks",) if n == RANKS_ORDER and clued else ()
     free = max(len(layerdp.free_rows(puzzle)), len(layerdp.free_rows(rowdp.transpose(puzzle))))
     if free >= max(n // 2 + 1, n - 2) or n >= 8:  # (the empty square: free == n)
         return (*first, "rows", "layers")
@@ -272,7 +273,7 @@ class CountDPBackend(FutoshikiBackend):
         memory_mb: float | None = None  # None: --memory-limit less 256 MB, else 640 MB
         max_states: int | None = None  # states after a step (None: the memory alone)
         quick_nodes: int = QUICK_NODES
-        fallback: bool = True  # past both plans, count with propagate (else LIMIT)
+        fallback: bool = True  # past the plans, count with propagate (else LIMIT)
         fallback_nodes: int = FALLBACK_NODES
         evidence_nodes: int = EVIDENCE_NODES
         progress: bool = True  # (kept for the command line; the fallback is quiet)
@@ -309,7 +310,7 @@ class CountDPBackend(FutoshikiBackend):
               ) -> tuple[int, int]:
         """(count, lower bound so far): ``propagate``'s quick count where it may
         finish, else the plans; ``StateSpaceTooLarge`` (with the lower bound in
-        ``stats["lower_bound"]``) past both."""
+        ``stats["lower_bound"]``) past them."""
         n, lower = puzzle.n, 0
         if n >= QUICK_ORDER and (puzzle.less or any(any(r) for r in puzzle.givens)):
             found, nodes, complete = quick_count(puzzle, self.opts.quick_nodes, deadline)
