@@ -61,7 +61,7 @@ from search.futoshiki.model import Cell, Futoshiki
 from search.futoshiki.propagate import Engine
 
 STATE_BYTES = 400  # a state in a dictionary, with the step before beside it (measured: 385)
-MAX_STATES = 1_500_000  # the plan gives way past these (labels or open rows piling up)
+MAX_STATES = 1_500_000  # the plan gives way past these: about 580 MB (the memory budget's scale)
 CHECK_EVERY = 4096  # states between two looks at the budget and the deadline
 FIELD, TYPECODE = 16, "H"  # bits of a packed pattern or line set, and its array type
 MAX_LINES = 14  # columns and open rows at once (the tables: 2**lines entries a slot)
@@ -205,7 +205,7 @@ class Plan:
         def pending(t: int) -> tuple[Cell, ...]:
             """Filled cells whose linked neighbour is still to come."""
             return tuple(x for x in cells[:t + 1] if x in related and any(
-                at[y] > t for y in self.neighbours(x) if (x, y) in relation))
+                at[y] > t for y in rowdp.Square.neighbours(x) if (x, y) in relation))
 
         places, before = [], ()
         for t, (r, c) in enumerate(cells):
@@ -224,11 +224,6 @@ class Plan:
                                 1 << bit[r], t == end[r], groups, t == last))
             before = after
         self.places = tuple(places)
-
-    @staticmethod
-    def neighbours(cell: Cell) -> tuple[Cell, ...]:
-        r, c = cell
-        return ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
 
     def patterns(self, key: bytes) -> list[int]:
         return memoryview(key).cast(TYPECODE).tolist()
@@ -262,11 +257,10 @@ class Plan:
 State = tuple[bytes, tuple[int, ...], Chain | None]  # patterns, fields, chain
 
 
-def _successors(plan: Plan, place: Place, key: bytes, fields: tuple[int, ...],
-                chain: Chain | None) -> list[tuple[list[int], int, int, Chain | None, int, int]]:
-    """(patterns, slot, place of a new label or -1, chain, times, divided by)
-    for each way to fill the cell: the patterns before the value is placed."""
-    patterns = plan.patterns(key)
+def _successors(plan: Plan, place: Place, patterns: list[int], fields: tuple[int, ...],
+                chain: Chain | None) -> list[tuple[int, int, Chain | None, int, int]]:
+    """(slot, place of a new label or -1, chain, times, divided by) for each
+    way to fill the cell."""
     bit, row = 1 << place.column, place.row
     free = [s for s in range(plan.n) if not patterns[s] & (bit | row)]
     labels = len(chain.labels) if chain is not None else 0
@@ -279,11 +273,11 @@ def _successors(plan: Plan, place: Place, key: bytes, fields: tuple[int, ...],
         assert chain is not None
         slot = chain.labels.index(place.given)
         if slot in free and allowed(slot):
-            out.append((patterns, slot, -1, chain, 1, 1))
+            out.append((slot, -1, chain, 1, 1))
         return out
     for slot in free:
         if slot < labels and allowed(slot):
-            out.append((patterns, slot, -1, chain, 1, 1))
+            out.append((slot, -1, chain, 1, 1))
     tokens = chain.tokens if chain is not None else ((0, plan.n),)
     for gap, (lo, hi) in enumerate(tokens):
         kinds: dict[int, list[int]] = {}  # pattern -> [slot, how many]
@@ -293,7 +287,7 @@ def _successors(plan: Plan, place: Place, key: bytes, fields: tuple[int, ...],
                 kind[1] += 1
         for first, times in kinds.values():
             if not place.names:
-                out.append((patterns, first, -1, chain, times, 1))
+                out.append((first, -1, chain, times, 1))
                 continue
             assert chain is not None
             left = chain.gaps.sizes[gap] - chain.named[gap]
@@ -301,7 +295,7 @@ def _successors(plan: Plan, place: Place, key: bytes, fields: tuple[int, ...],
                 # the new label's slot ``at``: below a label f exactly when at <= f
                 if all(at <= fields[i] if sign < 0 else at > fields[i] for i, sign in place.links):
                     labels_after = chain.labels[:at] + (0,) + chain.labels[at:]
-                    out.append((patterns, first, at, _chain(labels_after, chain.gaps),
+                    out.append((first, at, _chain(labels_after, chain.gaps),
                                 times, left))
     return out
 
@@ -325,8 +319,9 @@ def build(plan: Plan, *, max_states: int | None, max_bytes: int, deadline: Deadl
                 deadline.check()
                 if len(new) > most:
                     _refuse(len(new), max_states, max_bytes)
-            for patterns, slot, at, after, times, divide in _successors(
-                    plan, place, key, fields, chain):
+            patterns = plan.patterns(key)
+            for slot, at, after, times, divide in _successors(plan, place, patterns, fields,
+                                                              chain):
                 pats = patterns.copy()
                 pats[slot] |= (1 << place.column) | place.row
                 value_slot, fields_in = slot, fields

@@ -272,7 +272,8 @@ class Square:
         self.dom = {(r, c): (domains[r * n + c] if r in clued else full)
                     for r in range(n) for c in range(n)}
 
-    def neighbours(self, cell: Cell) -> tuple[Cell, ...]:
+    @staticmethod
+    def neighbours(cell: Cell) -> tuple[Cell, ...]:
         r, c = cell
         return ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
 
