@@ -96,7 +96,10 @@ def test_ranks_goes_first_on_a_clued_eight_by_eight() -> None:
 
 
 def test_count_dp_gives_way_to_the_next_plan(monkeypatch: pytest.MonkeyPatch) -> None:
-    puzzle = _square(6, {(0, 0): 1, (5, 5): 2}, (((3, 3), (3, 4)),))
+    # (clues in four rows, none halved away: past ten states before the fold,
+    # where MAX_STATES holds)
+    puzzle = _square(6, {(0, 0): 1, (5, 5): 2, (0, 3): 3, (1, 5): 4},
+                     (((3, 3), (3, 4)), ((1, 2), (2, 2))))
     monkeypatch.setattr(countdp, "plans", lambda _: ("ranks", "rows"))
     stats: dict = {}
     whole = rowdp.count(puzzle)

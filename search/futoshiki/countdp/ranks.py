@@ -41,9 +41,13 @@ third peaks at 53,939 states, the empty square's own peak (the rows plan: 32
 million, 2.5 GB); clues in five rows of both orientations leave rows open
 long, and pass ``MAX_STATES``.
 
-The states are Python dictionaries with exact integer counts; the work is
-bounded in states (``MAX_STATES`` unless the caller gives fewer) and in
-bytes estimated from their number, never in time.
+Until the fold the states are Python dictionaries with exact integer
+counts, bounded in states (``MAX_STATES`` unless the caller gives fewer) and
+in bytes estimated from their number.  From the fold on a state is its
+sorted patterns alone: where it is compiled, the kernel ``anonymous`` steps
+them in flat tables at 32 bytes a state (counts as residues, read back
+exactly at the end), bounded by the memory budget and the caller's state
+budget; elsewhere the dictionaries go on.  Never bounded in time.
 """
 from __future__ import annotations
 
@@ -54,6 +58,9 @@ from functools import cache, cached_property
 from operator import getitem
 from typing import Any
 
+import numpy as np
+
+from search.core.compiled import is_compiled, load
 from search.core.contract import Deadline, Unsupported
 from search.futoshiki.countdp import rows as rowdp
 from search.futoshiki.countdp.rows import MB, StateSpaceTooLarge
@@ -61,10 +68,13 @@ from search.futoshiki.model import Cell, Futoshiki
 from search.futoshiki.propagate import Engine
 
 STATE_BYTES = 400  # a state in a dictionary, with the step before beside it (measured: 385)
-MAX_STATES = 1_500_000  # the plan gives way past these: about 580 MB (the memory budget's scale)
+MAX_STATES = 1_500_000  # dictionary states: about 580 MB (the memory budget's scale)
 CHECK_EVERY = 4096  # states between two looks at the budget and the deadline
 FIELD, TYPECODE = 16, "H"  # bits of a packed pattern or line set, and its array type
 MAX_LINES = 14  # columns and open rows at once (the tables: 2**lines entries a slot)
+KERNEL = load("search.futoshiki.countdp.anonymous")  # the steps after the fold (compiled?)
+COMPILED = is_compiled(KERNEL)  # interpreted, the dictionaries below run those steps instead
+CHUNK = 1 << 16  # states the kernel steps between two looks at the deadline
 
 
 @dataclass(frozen=True)
@@ -188,6 +198,7 @@ class Plan:
         last = max((i for i, x in enumerate(cells) if x in clued), default=-1)
         self.gaps = Gaps.of(n, tuple(sorted(set(givens.values()))))
         self.start = _chain(self.gaps.values, self.gaps) if last >= 0 else None
+        self.tail = last + 1  # the first cell after the fold: every value anonymous from there
         # An open row (some of its cells filled, not all) is a line of the
         # state after the columns; rows open at once take different bits.
         first = {r: min(at[r, c] for c in range(n)) for r in rows}
@@ -301,17 +312,23 @@ def _successors(plan: Plan, place: Place, patterns: list[int], fields: tuple[int
 
 
 def build(plan: Plan, *, max_states: int | None, max_bytes: int, deadline: Deadline,
-          stats: dict[str, Any]) -> int:
+          stats: dict[str, Any], kernel: Any = KERNEL if COMPILED else None) -> int:
     """The number of ways to fill the plan's cells (``stats["states"]``: the
     most states after a cell).
 
     Until the last clue, a state's count is its squares' number divided by
-    its chain's ``ways`` (an integer: see the module's docstring)."""
+    its chain's ``ways`` (an integer: see the module's docstring).  From
+    there on, ``kernel`` (``anonymous``) takes the states where given."""
     n = plan.n
     states: dict[State, int] = {(bytes(plan.n * FIELD // 8), (), plan.start): 1}
     most = min(max_bytes // STATE_BYTES, MAX_STATES if max_states is None else max_states)
     peak = 1
-    for place in plan.places:
+    for t, place in enumerate(plan.places):
+        if kernel is not None and t == plan.tail:
+            total, top = _anonymous(plan, states, kernel, max_states=max_states,
+                                    max_bytes=max_bytes, deadline=deadline)
+            stats["states"] = max(peak, top)
+            return total
         deadline.check()
         new: dict[State, int] = {}
         for seen, ((key, fields, chain), count) in enumerate(states.items()):
@@ -349,6 +366,82 @@ def build(plan: Plan, *, max_states: int | None, max_bytes: int, deadline: Deadl
     stats["states"] = peak
     assert all(chain is None for _, _, chain in states)  # (folded, or no clue at all)
     return sum(states.values())
+
+
+def _anonymous(plan: Plan, states: dict[State, int], kernel: Any, *, max_states: int | None,
+               max_bytes: int, deadline: Deadline) -> tuple[int, int]:
+    """The count from the fold on, by ``kernel`` (``anonymous``), and the most
+    states after a cell.  Its tables hold a state in a few dozen bytes, so
+    only the caller's ``max_states`` and the memory budget bound them."""
+    n, words, residues = plan.n, (plan.n + 3) // 4, len(kernel.PRIMES)
+    primes = np.array(kernel.PRIMES, dtype=np.uint64)
+    keys = np.frombuffer(b"".join(key.ljust(8 * words, b"\0") for key, _, _ in states),
+                         dtype="<u8").astype(np.uint64)
+    counts = np.array([[count % p for p in kernel.PRIMES] for count in states.values()],
+                      dtype=np.uint32).reshape(-1)
+    del states  # (the caller's dictionary: its last reference is the caller's)
+    peak = size = keys.shape[0] // words
+    scratch = [np.zeros(k, dtype=np.uint64) for k in (n, n, words)]
+    fill = np.zeros(1, dtype=np.int64)
+    for place in plan.places[plan.tail:]:
+        deadline.check()
+        lines = np.array([x for group in place.groups for x in group], dtype=np.int64)
+        ends = np.cumsum([len(group) for group in place.groups], dtype=np.int64)
+        sets = np.zeros(max(len(lines), 1), dtype=np.uint64)
+        mask, clear = (1 << place.column) | place.row, place.row if place.closes else 0
+        room = 1 << max(10, (2 * size).bit_length())
+        out_keys, out_counts, slots = _table(room, words, residues, keys, counts, max_bytes)
+        fill[0] = 0
+        i = 0
+        while i < size:
+            stop = min(size, i + CHUNK)
+            i = kernel.step(*map(memoryview, (keys, counts)), i, stop, n, words, mask, clear,
+                            *map(memoryview, (lines, ends, primes, out_keys, out_counts, slots,
+                                              fill, *scratch[:2], sets, scratch[2])))
+            deadline.check()
+            if max_states is not None and fill[0] > max_states:
+                _refuse(int(fill[0]), max_states, max_bytes)
+            if i < stop:  # the table is full: twice the room, the states so far kept
+                room *= 2
+                grown_keys, grown_counts, slots = _table(room, words, residues, keys, counts,
+                                                         max_bytes, int(fill[0]))
+                grown_keys[:fill[0] * words] = out_keys[:fill[0] * words]
+                grown_counts[:fill[0] * residues] = out_counts[:fill[0] * residues]
+                out_keys, out_counts = grown_keys, grown_counts
+                kernel.rehash(memoryview(out_keys), int(fill[0]), words, memoryview(slots),
+                              memoryview(scratch[2]))
+        size = int(fill[0])
+        keys, counts = out_keys[:size * words].copy(), out_counts[:size * residues].copy()
+        del out_keys, out_counts, slots
+        peak = max(peak, size)
+    return fold_residues(counts.reshape(-1, residues).sum(axis=0, dtype=object),
+                         kernel.PRIMES), peak
+
+
+def _table(room: int, words: int, residues: int, keys: np.ndarray, counts: np.ndarray,
+           max_bytes: int, held: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Empty result arrays for ``room`` states and their hash table (twice the
+    slots), refused where they would pass ``max_bytes`` beside the states
+    stepped (``held``: the states in the table being outgrown)."""
+    need = (keys.nbytes + counts.nbytes + room * (8 * words + 4 * residues + 8)
+            + held * (8 * words + 4 * residues))
+    if need > max_bytes:
+        raise StateSpaceTooLarge(f"{held or keys.shape[0] // words:,} states after a cell "
+                                 f"would need about {need / MB:,.0f} MB of tables, above the "
+                                 f"{max_bytes / MB:,.0f} MB the memory budget leaves for them")
+    return (np.zeros(room * words, dtype=np.uint64), np.zeros(room * residues, dtype=np.uint32),
+            np.full(2 * room, -1, dtype=np.int32))
+
+
+def fold_residues(residues: Any, primes: tuple[int, ...]) -> int:
+    """The number below the primes' product with these residues (the
+    Chinese remainder theorem)."""
+    product = math.prod(primes)
+    total = 0
+    for r, p in zip(residues, primes, strict=True):
+        rest = product // p
+        total += int(r) % p * rest * pow(rest, -1, p)
+    return total % product
 
 
 def _refuse(states: int, max_states: int | None, max_bytes: int) -> None:

@@ -1,0 +1,96 @@
+"""The ranks plan's steps after the fold (``search/futoshiki/countdp/anonymous.py``):
+the compiled kernel, its source interpreted, and the plan's own dictionaries
+give the same counts and the same states, on known counts, the brute force
+and the rows plan; the residues read back; the budgets hold in the kernel's
+tables too."""
+
+from __future__ import annotations
+
+import importlib
+import math
+import random
+
+import pytest
+
+from search.core import compiled
+from search.core.contract import Deadline
+from search.futoshiki.countdp import ranks as rankdp
+from search.futoshiki.countdp import rows as rowdp
+from search.futoshiki.countdp.rows import StateSpaceTooLarge
+from search.futoshiki.model import Futoshiki
+from search.lab.oracles import futoshiki as oracle
+from tests.futoshiki.test_countdp_ranks import _puzzles, _square
+from tests.futoshiki.test_countdp_rows import LATIN
+
+NAME = "search.futoshiki.countdp.anonymous"
+PURE = compiled.source(NAME)
+BUILT = importlib.import_module(NAME)
+NOT_BUILT = "the compiled kernel is not built here (python setup.py build_ext --inplace builds it)"
+TAILS = [pytest.param(None, id="dictionaries"), pytest.param(PURE, id="interpreted"),
+         pytest.param(BUILT, id="compiled", marks=pytest.mark.skipif(
+             not compiled.is_compiled(BUILT), reason=NOT_BUILT))]
+
+
+def _count(puzzle: Futoshiki, kernel, stats: dict | None = None, **budget) -> int:
+    """``ranks.count`` with the steps after the fold taken by ``kernel``
+    (``None``: the plan's dictionaries)."""
+    oriented, split = rowdp.choose(puzzle)
+    plan = rankdp.Plan(oriented, split.upper + split.lower)
+    budget = {"max_states": None, "max_bytes": rowdp.DEFAULT_MAX_BYTES} | budget
+    return rankdp.build(plan, deadline=Deadline(None), stats={} if stats is None else stats,
+                        kernel=kernel, **budget)
+
+
+@pytest.mark.parametrize("kernel", TAILS)
+@pytest.mark.parametrize("n", [n for n in sorted(LATIN) if 2 <= n <= 6])
+def test_latin_squares(kernel, n: int) -> None:
+    assert _count(Futoshiki.empty(n), kernel) == LATIN[n]
+
+
+@pytest.mark.parametrize("kernel", TAILS)
+@pytest.mark.parametrize("puzzle", _puzzles(4, 25, 81, 8), ids=lambda p: f"{p.n}-{len(p.less)}")
+def test_the_brute_force(kernel, puzzle: Futoshiki) -> None:
+    assert _count(puzzle, kernel) == oracle.count(puzzle)
+
+
+@pytest.mark.parametrize("puzzle", _puzzles(5, 12, 82, 8) + _puzzles(6, 6, 83, 6),
+                         ids=lambda p: f"{p.n}-{len(p.less)}")
+def test_the_same_counts_and_states_every_way(puzzle: Futoshiki) -> None:
+    # the kernel makes the dictionaries' canonical forms, so the same states
+    whole = rowdp.count(puzzle)
+    runs = []
+    for kernel in (None, PURE, BUILT if compiled.is_compiled(BUILT) else PURE):
+        stats: dict = {}
+        runs.append((_count(puzzle, kernel, stats), stats["states"]))
+    assert runs[0][0] == whole
+    assert runs[1:] == runs[:1] * 2
+
+
+@pytest.mark.parametrize("kernel", TAILS[1:])
+def test_the_tables_grow_and_the_chunks_join(kernel, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the empty 7x7 passes the first table's 1,024 states; chunks of 5 states
+    # stop and resume the step hundreds of times
+    monkeypatch.setattr(rankdp, "CHUNK", 5)
+    stats: dict = {}
+    assert _count(Futoshiki.empty(7), kernel, stats) == LATIN[7]
+    assert stats["states"] > 1024
+
+
+def test_the_residues_read_back() -> None:
+    rng = random.Random(7)
+    primes = PURE.PRIMES
+    for value in [0, 1, math.prod(primes) - 1, LATIN[7] * 51, *(rng.getrandbits(127)
+                                                                 for _ in range(50))]:
+        assert rankdp.fold_residues([value % p for p in primes], primes) == value
+
+
+@pytest.mark.parametrize("kernel", TAILS[1:])
+def test_the_budgets_hold_in_the_tables(kernel) -> None:
+    # an inequality in the first row: the fold comes early, the tables hold the rest
+    puzzle = _square(6, {}, (((0, 0), (0, 1)),))
+    stats: dict = {}
+    assert _count(puzzle, kernel, stats) == LATIN[6] // 2
+    with pytest.raises(StateSpaceTooLarge, match="state budget"):
+        _count(puzzle, kernel, max_states=stats["states"] - 1)
+    with pytest.raises(StateSpaceTooLarge, match="memory budget"):
+        _count(puzzle, kernel, max_bytes=30 * stats["states"])
