@@ -389,7 +389,7 @@ def _anonymous(plan: Plan, states: dict[State, int], kernel: Any, *, max_states:
         ends = np.cumsum([len(group) for group in place.groups], dtype=np.int64)
         sets = np.zeros(max(len(lines), 1), dtype=np.uint64)
         mask, clear = (1 << place.column) | place.row, place.row if place.closes else 0
-        room = 1 << max(10, (2 * size).bit_length())
+        room = 1 << max(10, (size - 1).bit_length())  # (grown as the states come)
         out_keys, out_counts, slots = _table(room, words, residues, keys, counts, max_bytes)
         fill[0] = 0
         i = 0
