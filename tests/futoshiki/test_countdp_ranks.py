@@ -105,6 +105,7 @@ def test_count_dp_gives_way_to_the_next_plan(monkeypatch: pytest.MonkeyPatch) ->
     whole = rowdp.count(puzzle)
     assert count_dp(puzzle, stats=stats) == whole
     assert stats["plan"] == "ranks" and "ranks_over_budget" not in stats
+    monkeypatch.setattr(rankdp, "COMPILED", False)  # the dictionaries, where MAX_STATES holds
     monkeypatch.setattr(rankdp, "MAX_STATES", 10)
     stats = {}
     assert count_dp(puzzle, stats=stats) == whole

@@ -41,13 +41,13 @@ third peaks at 53,939 states, the empty square's own peak (the rows plan: 32
 million, 2.5 GB); clues in five rows of both orientations leave rows open
 long, and pass ``MAX_STATES``.
 
-Until the fold the states are Python dictionaries with exact integer
-counts, bounded in states (``MAX_STATES`` unless the caller gives fewer) and
-in bytes estimated from their number.  From the fold on a state is its
-sorted patterns alone: where it is compiled, the kernel ``anonymous`` steps
-them in flat tables at 32 bytes a state (counts as residues, read back
-exactly at the end), bounded by the memory budget and the caller's state
-budget; elsewhere the dictionaries go on.  Never bounded in time.
+The states are flat tables in the compiled kernel ``ranks_kernel`` where it
+was built (a state in 32-40 bytes, its count as residues read back exactly
+at the end), bounded by the memory budget and the caller's state budget;
+elsewhere Python dictionaries with exact integer counts, bounded in states
+(``MAX_STATES`` unless the caller gives fewer) and in bytes estimated from
+their number.  The same steps and canonical forms: the same states.  Never
+bounded in time.
 """
 from __future__ import annotations
 
@@ -72,8 +72,9 @@ MAX_STATES = 1_500_000  # dictionary states: about 580 MB (the memory budget's s
 CHECK_EVERY = 4096  # states between two looks at the budget and the deadline
 FIELD, TYPECODE = 16, "H"  # bits of a packed pattern or line set, and its array type
 MAX_LINES = 14  # columns and open rows at once (the tables: 2**lines entries a slot)
-KERNEL = load("search.futoshiki.countdp.anonymous")  # the steps after the fold (compiled?)
-COMPILED = is_compiled(KERNEL)  # interpreted, the dictionaries below run those steps instead
+KERNEL = load("search.futoshiki.countdp.ranks_kernel")  # the step, compiled where built
+COMPILED = is_compiled(KERNEL)  # interpreted, the dictionaries below run it instead
+CHAIN_SHIFT = 40  # ranks_kernel.CHAIN_SHIFT: a state's chain number in its last word
 CHUNK = 1 << 16  # states the kernel steps between two looks at the deadline
 
 
@@ -198,7 +199,6 @@ class Plan:
         last = max((i for i, x in enumerate(cells) if x in clued), default=-1)
         self.gaps = Gaps.of(n, tuple(sorted(set(givens.values()))))
         self.start = _chain(self.gaps.values, self.gaps) if last >= 0 else None
-        self.tail = last + 1  # the first cell after the fold: every value anonymous from there
         # An open row (some of its cells filled, not all) is a line of the
         # state after the columns; rows open at once take different bits.
         first = {r: min(at[r, c] for c in range(n)) for r in rows}
@@ -312,23 +312,23 @@ def _successors(plan: Plan, place: Place, patterns: list[int], fields: tuple[int
 
 
 def build(plan: Plan, *, max_states: int | None, max_bytes: int, deadline: Deadline,
-          stats: dict[str, Any], kernel: Any = KERNEL if COMPILED else None) -> int:
+          stats: dict[str, Any], kernel: Any = None) -> int:
     """The number of ways to fill the plan's cells (``stats["states"]``: the
     most states after a cell).
 
     Until the last clue, a state's count is its squares' number divided by
-    its chain's ``ways`` (an integer: see the module's docstring).  From
-    there on, ``kernel`` (``anonymous``) takes the states where given."""
+    its chain's ``ways`` (an integer: see the module's docstring).  The
+    states go through ``kernel`` (``ranks_kernel``) where given, unless a
+    cell has more fields than it holds; else through dictionaries."""
     n = plan.n
+    if kernel is not None and all(len(p.fields) <= kernel.most_fields() for p in plan.places):
+        total, stats["states"] = _kernel_build(plan, kernel, max_states=max_states,
+                                               max_bytes=max_bytes, deadline=deadline)
+        return total
     states: dict[State, int] = {(bytes(plan.n * FIELD // 8), (), plan.start): 1}
     most = min(max_bytes // STATE_BYTES, MAX_STATES if max_states is None else max_states)
     peak = 1
-    for t, place in enumerate(plan.places):
-        if kernel is not None and t == plan.tail:
-            total, top = _anonymous(plan, states, kernel, max_states=max_states,
-                                    max_bytes=max_bytes, deadline=deadline)
-            stats["states"] = max(peak, top)
-            return total
+    for place in plan.places:
         deadline.check()
         new: dict[State, int] = {}
         for seen, ((key, fields, chain), count) in enumerate(states.items()):
@@ -368,68 +368,139 @@ def build(plan: Plan, *, max_states: int | None, max_bytes: int, deadline: Deadl
     return sum(states.values())
 
 
-def _anonymous(plan: Plan, states: dict[State, int], kernel: Any, *, max_states: int | None,
-               max_bytes: int, deadline: Deadline) -> tuple[int, int]:
-    """The count from the fold on, by ``kernel`` (``anonymous``), and the most
-    states after a cell.  Its tables hold a state in a few dozen bytes, so
-    only the caller's ``max_states`` and the memory budget bound them."""
+class _Chains:
+    """The chains numbered for the kernel (0: none, after the fold), and
+    their tables for one step (``ranks_kernel.step`` says what each holds)."""
+
+    def __init__(self, n: int, gaps: Gaps, primes: tuple[int, ...]):
+        self.n, self.gaps, self.primes = n, gaps, primes
+        self.chains: list[Chain | None] = [None]
+        self.numbers: dict[Chain, int] = {}
+
+    def number(self, chain: Chain | None) -> int:
+        if chain is None:
+            return 0
+        if chain not in self.numbers:
+            self.numbers[chain] = len(self.chains)
+            self.chains.append(chain)
+        return self.numbers[chain]
+
+    def tables(self, place: Place, present: list[int]) -> list[np.ndarray]:
+        """marks, tokens, places, inverses, grown, ways, given_slots for a
+        step from the chains ``present``."""
+        n, primes, gaps = self.n, self.primes, len(self.gaps.sizes)
+        grown: dict[int, list[int]] = {}
+        if place.names:  # numbered first: the tables below cover the new chains too
+            for c in present:
+                chain = self.chains[c]
+                assert chain is not None
+                row = grown[c] = [0] * (n + 1)
+                for gap in range(gaps):
+                    for at in chain.places(gap):
+                        row[at] = self.number(_chain(chain.labels[:at] + (0,)
+                                                     + chain.labels[at:], self.gaps))
+        count = len(self.chains)
+        marks, given = np.zeros(count, np.int64), np.full(count, -1, np.int64)
+        tokens = np.full((count, gaps, 2), n, np.int64)
+        places = np.zeros((count, gaps, 2), np.int64)
+        inverses = np.zeros((count, gaps, len(primes)), np.uint64)
+        ways = np.zeros((count, len(primes)), np.uint64)
+        tokens[0, 0, 0] = 0  # no chain: every slot anonymous, one gap
+        for c, chain in enumerate(self.chains[1:], 1):
+            marks[c] = len(chain.labels)
+            if place.given:
+                given[c] = chain.labels.index(place.given)
+            tokens[c] = chain.tokens
+            for gap in range(gaps):
+                where = chain.places(gap)
+                places[c, gap] = (where.start, where.stop - 1)
+                left = chain.gaps.sizes[gap] - chain.named[gap]
+                if left:
+                    inverses[c, gap] = [pow(left, -1, p) for p in primes]
+            if place.fold:
+                ways[c] = [chain.ways() % p for p in primes]
+        table = np.zeros((count, n + 1), np.int64)
+        for c, row in grown.items():
+            table[c] = row
+        return [a.reshape(-1) for a in (marks, tokens, places, inverses, table, ways, given)]
+
+
+def _kernel_build(plan: Plan, kernel: Any, *, max_states: int | None, max_bytes: int,
+                  deadline: Deadline) -> tuple[int, int]:
+    """The count by ``kernel`` (``ranks_kernel``), and the most states after a
+    cell.  Its tables hold a state in a few dozen bytes, so only the caller's
+    ``max_states`` and the memory budget bound them."""
     n, words, residues = plan.n, (plan.n + 3) // 4, len(kernel.PRIMES)
     primes = np.array(kernel.PRIMES, dtype=np.uint64)
-    keys = np.frombuffer(b"".join(key.ljust(8 * words, b"\0") for key, _, _ in states),
-                         dtype="<u8").astype(np.uint64)
-    counts = np.array([[count % p for p in kernel.PRIMES] for count in states.values()],
-                      dtype=np.uint32).reshape(-1)
-    del states  # (the caller's dictionary: its last reference is the caller's)
-    peak = size = keys.shape[0] // words
-    scratch = [np.zeros(k, dtype=np.uint64) for k in (n, n, words)]
+    chains = _Chains(n, plan.gaps, kernel.PRIMES)
+    start = chains.number(plan.start)
+    chained = 2 if start else 0
+    keys = np.zeros(words + (1 if chained else 0), dtype=np.uint64)
+    if chained:
+        keys[words] = start << CHAIN_SHIFT
+    counts = np.ones(residues, dtype=np.uint32)
+    present = [start]
+    peak = size = 1
+    key = np.zeros(words + 1, dtype=np.uint64)
     fill = np.zeros(1, dtype=np.int64)
-    for place in plan.places[plan.tail:]:
+    for place in plan.places:
         deadline.check()
+        if chained and place.fold:
+            chained = 1
+        width = words + (1 if chained == 2 else 0)
+        tables = chains.tables(place, present)
         lines = np.array([x for group in place.groups for x in group], dtype=np.int64)
         ends = np.cumsum([len(group) for group in place.groups], dtype=np.int64)
-        sets = np.zeros(max(len(lines), 1), dtype=np.uint64)
-        mask, clear = (1 << place.column) | place.row, place.row if place.closes else 0
+        shape = np.array([(1 << place.column) | place.row, place.row if place.closes else 0,
+                          place.names, place.fold, len(plan.gaps.sizes)], dtype=np.int64)
+        links = np.array([x for link in place.links for x in link], dtype=np.int64)
+        moves = np.array(place.fields, dtype=np.int64)
+        scratch = np.zeros(2 * kernel.most_fields() + 2 * n + len(lines), dtype=np.uint64)
         room = 1 << max(10, (size - 1).bit_length())  # (grown as the states come)
-        out_keys, out_counts, slots = _table(room, words, residues, keys, counts, max_bytes)
+        out_keys, out_counts, slots = _table(room, width, residues, keys, counts, max_bytes)
         fill[0] = 0
         i = 0
         while i < size:
             stop = min(size, i + CHUNK)
-            i = kernel.step(*map(memoryview, (keys, counts)), i, stop, n, words, mask, clear,
-                            *map(memoryview, (lines, ends, primes, out_keys, out_counts, slots,
-                                              fill, *scratch[:2], sets, scratch[2])))
+            i = kernel.step(*map(memoryview, (keys, counts)), i, stop, n, words, chained,
+                            *map(memoryview, (shape, links, moves, lines, ends, *tables, primes,
+                                              out_keys, out_counts, slots, fill, scratch,
+                                              key)))
             deadline.check()
             if max_states is not None and fill[0] > max_states:
                 _refuse(int(fill[0]), max_states, max_bytes)
             if i < stop:  # the table is full: twice the room, the states so far kept
                 room *= 2
-                grown_keys, grown_counts, slots = _table(room, words, residues, keys, counts,
+                grown_keys, grown_counts, slots = _table(room, width, residues, keys, counts,
                                                          max_bytes, int(fill[0]))
-                grown_keys[:fill[0] * words] = out_keys[:fill[0] * words]
+                grown_keys[:fill[0] * width] = out_keys[:fill[0] * width]
                 grown_counts[:fill[0] * residues] = out_counts[:fill[0] * residues]
                 out_keys, out_counts = grown_keys, grown_counts
-                kernel.rehash(memoryview(out_keys), int(fill[0]), words, memoryview(slots),
-                              memoryview(scratch[2]))
+                kernel.rehash(memoryview(out_keys), int(fill[0]), width, memoryview(slots),
+                              memoryview(key))
         size = int(fill[0])
-        keys, counts = out_keys[:size * words].copy(), out_counts[:size * residues].copy()
+        keys, counts = out_keys[:size * width].copy(), out_counts[:size * residues].copy()
         del out_keys, out_counts, slots
+        if chained == 2:
+            present = np.unique(keys[words::width] >> np.uint64(CHAIN_SHIFT)).tolist()
+        chained = 0 if chained == 1 else chained
         peak = max(peak, size)
     return fold_residues(counts.reshape(-1, residues).sum(axis=0, dtype=object),
                          kernel.PRIMES), peak
 
 
-def _table(room: int, words: int, residues: int, keys: np.ndarray, counts: np.ndarray,
+def _table(room: int, width: int, residues: int, keys: np.ndarray, counts: np.ndarray,
            max_bytes: int, held: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Empty result arrays for ``room`` states and their hash table (twice the
     slots), refused where they would pass ``max_bytes`` beside the states
     stepped (``held``: the states in the table being outgrown)."""
-    need = (keys.nbytes + counts.nbytes + room * (8 * words + 4 * residues + 8)
-            + held * (8 * words + 4 * residues))
+    need = (keys.nbytes + counts.nbytes + room * (8 * width + 4 * residues + 8)
+            + held * (8 * width + 4 * residues))
     if need > max_bytes:
-        raise StateSpaceTooLarge(f"{held or keys.shape[0] // words:,} states after a cell "
+        raise StateSpaceTooLarge(f"{held or counts.shape[0] // residues:,} states after a cell "
                                  f"would need about {need / MB:,.0f} MB of tables, above the "
                                  f"{max_bytes / MB:,.0f} MB the memory budget leaves for them")
-    return (np.zeros(room * words, dtype=np.uint64), np.zeros(room * residues, dtype=np.uint32),
+    return (np.zeros(room * width, dtype=np.uint64), np.zeros(room * residues, dtype=np.uint32),
             np.full(2 * room, -1, dtype=np.int32))
 
 
@@ -469,4 +540,5 @@ def count(puzzle: Futoshiki, *, max_states: int | None = None,
     if not Engine(puzzle).ok:
         return 0
     return build(Plan(puzzle, split.upper + split.lower), max_states=max_states,
-                 max_bytes=max_bytes, deadline=deadline, stats=stats)
+                 max_bytes=max_bytes, deadline=deadline, stats=stats,
+                 kernel=KERNEL if COMPILED else None)

@@ -1,4 +1,4 @@
-"""The ranks plan's steps after the fold (``search/futoshiki/countdp/anonymous.py``):
+"""The ranks plan's compiled step (``search/futoshiki/countdp/ranks_kernel.py``):
 the compiled kernel, its source interpreted, and the plan's own dictionaries
 give the same counts and the same states, on known counts, the brute force
 and the rows plan; the residues read back; the budgets hold in the kernel's
@@ -22,7 +22,7 @@ from search.lab.oracles import futoshiki as oracle
 from tests.futoshiki.test_countdp_ranks import _puzzles, _square
 from tests.futoshiki.test_countdp_rows import LATIN
 
-NAME = "search.futoshiki.countdp.anonymous"
+NAME = "search.futoshiki.countdp.ranks_kernel"
 PURE = compiled.source(NAME)
 BUILT = importlib.import_module(NAME)
 NOT_BUILT = "the compiled kernel is not built here (python setup.py build_ext --inplace builds it)"

@@ -1,0 +1,262 @@
+"""The ranks plan's step, compiled.
+
+A compiled kernel (``search.core.compiled``): this plain Python is the source,
+``ranks_kernel.pxd`` beside it gives Cython the C types; its arrays come as
+memoryviews, whose items are Python ints where it runs interpreted.  Where it
+is compiled, ``ranks`` steps its states here instead of in its dictionaries
+(the tests run this source interpreted too): the same successors, the same
+canonical forms, so the same states.
+
+* A state is ``words`` 64-bit words of 16-bit slot patterns (slot ``s`` in
+  word ``s // 4``, bits ``16 * (s % 4)``: the bytes of ``ranks``' keys), then,
+  before the fold, one word more: its chain's number above bit ``CHAIN_SHIFT``
+  and its fields, 4 bits each, below.  Its count is held as 32-bit residues
+  modulo ``PRIMES``: the plan's exact divisions are multiplications by
+  inverses there, and ``ranks.fold_residues`` reads the total back (it is
+  below their product).  32 bytes a state on an 8x8 after the fold, 40 before.
+* The chains are numbered by ``ranks``, which gives their tables for the
+  step (chain 0: none, after the fold; ``g = c * gaps + gap``): ``marks[c]``
+  its labels, ``tokens[2 * g:2 * g + 2]`` the slots ``[lo, hi)`` of a gap's
+  anonymous values, ``places[2 * g:2 * g + 2]`` the places ``[lo, hi]`` a
+  new label of it may take, ``inverses[g * RESIDUES + r]`` the inverse of
+  its free values modulo ``PRIMES[r]``, ``grown[c * (n + 1) + at]`` the chain
+  with a new label at ``at``, ``ways[c * RESIDUES + r]`` its ways, and
+  ``given_slots[c]`` the slot of the step's given (-1: no given).
+* The successors go into an open-addressing table: ``slots`` (a power of two,
+  -1 where empty) point into ``out_keys`` and ``out_counts``.  ``step`` stops
+  before a state whose successors might not fit, and returns its index; the
+  caller grows the table (``rehash``) within its memory budget and goes on.
+"""
+
+PRIMES = (4294967291, 4294967279, 4294967231, 4294967197)  # the largest primes below 2**32
+RESIDUES = 4  # len(PRIMES): counts below their product, about 3.4e38
+CHAIN_SHIFT = 40  # a chain's number above the fields
+FIELDS = 10  # fields a state holds at most, 4 bits each below CHAIN_SHIFT
+FIELD_MASK = 0xFFFF  # one packed pattern
+WORD_MASK = 0xFFFFFFFFFFFFFFFF  # (the interpreted source runs on Python ints)
+MIX = 0x9E3779B97F4A7C15  # Fibonacci hashing's multiplier
+
+
+def most_fields():
+    """``FIELDS``, for the caller (a C constant where compiled)."""
+    return FIELDS
+
+
+def slot_of(key, width, slots):
+    """The table slot where ``key`` (``width`` words) is, or goes."""
+    h = 0
+    for w in range(width):
+        h = ((h ^ key[w]) * MIX) & WORD_MASK
+    h ^= h >> 29
+    return h & (slots.shape[0] - 1)
+
+
+def rehash(keys, fill, width, slots, key):
+    """Put the first ``fill`` keys of ``keys`` into the empty table ``slots``.
+    Scratch: ``key`` (``width`` slots)."""
+    size = slots.shape[0]
+    for j in range(fill):
+        for w in range(width):
+            key[w] = keys[j * width + w]
+        at = slot_of(key, width, slots)
+        while slots[at] >= 0:
+            at = (at + 1) & (size - 1)
+        slots[at] = j
+    return 0
+
+
+def step(keys, counts, start, stop, n, words, chained, place, links, moves, lines, ends,
+         marks, tokens, places, inverses, grown, ways, given_slots, primes,
+         out_keys, out_counts, slots, fill, scratch, key):
+    """Fill one cell for states ``start`` to ``stop``.  Returns the index of
+    the first state not stepped (``stop`` when all were); ``fill[0]`` is the
+    number of states in the table.
+
+    ``chained``: 2 while the states and their successors hold a chain word, 1
+    on the fold's step (the successors do not), 0 after it.  ``place``: the
+    cell's lines (its row's and column's bits), the lines it closes, whether
+    it names, whether the chain folds after it, and the number of gaps.
+    ``links``: (field, sign) pairs of its filled neighbours; ``moves``: the
+    fields after, as indices of the fields before (-1 this cell).  Groups
+    ``lines[ends[g - 1]:ends[g]]`` of lines are interchangeable.  Scratch:
+    ``scratch`` (``2 * FIELDS + 2 * n + len(lines)`` slots), ``key`` (``words +
+    1``)."""
+    width = words + (1 if chained else 0)
+    room = out_keys.shape[0] // (words + (1 if chained == 2 else 0))
+    most = n * (n + 1)  # successors of one state, at most
+    mask = place[0]
+    names = place[2]
+    gaps = place[4]
+    for i in range(start, stop):
+        if fill[0] + most > room or 2 * (fill[0] + most) > slots.shape[0]:
+            return i
+        for s in range(n):
+            scratch[s] = (keys[i * width + (s >> 2)] >> ((s & 3) * 16)) & FIELD_MASK
+        chain = 0
+        if chained:
+            extra = keys[i * width + words]
+            chain = extra >> CHAIN_SHIFT
+            for f in range(FIELDS):
+                scratch[n + f] = (extra >> (4 * f)) & 15
+        if given_slots[chain] >= 0:  # the given's label: its slot alone
+            s = given_slots[chain]
+            if not scratch[s] & mask and allowed(scratch, n, links, s, 0):
+                emit(counts, i, n, words, chained, s, -1, chain, 1, -1, place, moves, lines,
+                     ends, tokens, inverses, ways, primes, out_keys, out_counts, slots, fill,
+                     scratch, key)
+            continue
+        for s in range(marks[chain]):
+            if not scratch[s] & mask and allowed(scratch, n, links, s, 0):
+                emit(counts, i, n, words, chained, s, -1, chain, 1, -1, place, moves, lines,
+                     ends, tokens, inverses, ways, primes, out_keys, out_counts, slots, fill,
+                     scratch, key)
+        for g in range(chain * gaps, chain * gaps + gaps):
+            s = tokens[2 * g]
+            while s < tokens[2 * g + 1]:  # runs of equal patterns: one successor a run
+                e = s + 1
+                while e < tokens[2 * g + 1] and scratch[e] == scratch[s]:
+                    e += 1
+                if not scratch[s] & mask:
+                    if not names:
+                        emit(counts, i, n, words, chained, s, -1, chain, e - s, -1, place,
+                             moves, lines, ends, tokens, inverses, ways, primes, out_keys,
+                             out_counts, slots, fill, scratch, key)
+                    else:
+                        for at in range(places[2 * g], places[2 * g + 1] + 1):
+                            if allowed(scratch, n, links, at, 1):
+                                emit(counts, i, n, words, chained, s, at,
+                                     grown[chain * (n + 1) + at], e - s, g, place, moves,
+                                     lines, ends, tokens, inverses, ways, primes, out_keys,
+                                     out_counts, slots, fill, scratch, key)
+                s = e
+    return stop
+
+
+def allowed(scratch, n, links, s, naming):
+    """Whether slot ``s`` meets every link's sign (the fields at
+    ``scratch[n:]``).  Where ``naming``, ``s`` is a new label's place: below
+    the label in slot ``f`` when ``s <= f``."""
+    for k in range(links.shape[0] // 2):
+        f = scratch[n + links[2 * k]]
+        if links[2 * k + 1] < 0:
+            if s >= f + naming:
+                return False
+        elif s <= f:
+            return False
+    return True
+
+
+def emit(counts, i, n, words, chained, s, at, after, times, gap, place, moves, lines, ends,
+         tokens, inverses, ways, primes, out_keys, out_counts, slots, fill, scratch, key):
+    """Add to the table state ``i``'s successor: slot ``s`` filled, moved to
+    the new label's place ``at`` unless -1, chain ``after``, its count times
+    ``times`` (divided by the free values of gap ``gap`` where one is named;
+    times the chain's ways where it folds)."""
+    succ = n + FIELDS  # scratch: the state's patterns and fields, the successor's, the sets
+    out = succ + n
+    for t in range(n):
+        scratch[succ + t] = scratch[t]
+    scratch[succ + s] = scratch[s] | place[0]
+    value = s
+    if at >= 0:  # the anonymous value becomes the label at ``at``: the slots between move up
+        for t in range(s, at, -1):
+            scratch[succ + t] = scratch[succ + t - 1]
+        scratch[succ + at] = scratch[s] | place[0]
+        value = at
+    for t in range(n):
+        scratch[succ + t] &= FIELD_MASK ^ place[1]
+    chain = 0 if place[3] else after
+    for k in range(moves.shape[0]):
+        if moves[k] < 0:
+            scratch[out + k] = value
+        else:
+            f = scratch[n + moves[k]]
+            scratch[out + k] = f + 1 if at >= 0 and f >= at else f
+    canonical(scratch, succ, n, tokens, chain * place[4], place[4], lines, ends, out + FIELDS)
+    width = words + (1 if chained == 2 else 0)
+    for w in range(width):
+        key[w] = 0
+    for t in range(n):
+        key[t >> 2] |= scratch[succ + t] << ((t & 3) * 16)
+    if chained == 2:
+        key[words] = chain << CHAIN_SHIFT
+        for k in range(moves.shape[0]):
+            key[words] |= scratch[out + k] << (4 * k)
+    h = slot_of(key, width, slots)
+    while True:
+        j = slots[h]
+        if j < 0:
+            j = fill[0]
+            slots[h] = j
+            fill[0] = j + 1
+            for w in range(width):
+                out_keys[j * width + w] = key[w]
+            for r in range(RESIDUES):
+                out_counts[j * RESIDUES + r] = 0
+            break
+        same = True
+        for w in range(width):
+            if out_keys[j * width + w] != key[w]:
+                same = False
+                break
+        if same:
+            break
+        h = (h + 1) & (slots.shape[0] - 1)
+    for r in range(RESIDUES):  # (32-bit residues: each product fits in 64 bits)
+        c = (counts[i * RESIDUES + r] * times) % primes[r]
+        if gap >= 0:
+            c = (c * inverses[gap * RESIDUES + r]) % primes[r]
+        if place[3]:
+            c = (c * ways[after * RESIDUES + r]) % primes[r]
+        out_counts[j * RESIDUES + r] = (out_counts[j * RESIDUES + r] + c) % primes[r]
+    return 0
+
+
+def canonical(scratch, at, n, tokens, first, gaps, lines, ends, sets):
+    """Sort each gap's anonymous slots (``tokens[2 * g: 2 * g + 2]`` for
+    ``first <= g < first + gaps``) of the patterns ``scratch[at:at + n]``,
+    then each group's line sets, then the slots again where a line moved
+    (``ranks.Plan.canonical``).  Scratch: ``scratch[sets:]``."""
+    for g in range(first, first + gaps):
+        sort(scratch, at + tokens[2 * g], at + tokens[2 * g + 1])
+    moved = False
+    begin = 0
+    for g in range(ends.shape[0]):
+        for k in range(begin, ends[g]):
+            v = 0
+            for s in range(n):
+                v |= ((scratch[at + s] >> lines[k]) & 1) << s
+            scratch[sets + k] = v
+        if not sorted_run(scratch, sets + begin, sets + ends[g]):
+            sort(scratch, sets + begin, sets + ends[g])
+            moved = True
+            for k in range(begin, ends[g]):
+                x = lines[k]
+                for s in range(n):
+                    scratch[at + s] = ((scratch[at + s] & (FIELD_MASK ^ (1 << x)))
+                                       | (((scratch[sets + k] >> s) & 1) << x))
+        begin = ends[g]
+    if moved:
+        for g in range(first, first + gaps):
+            sort(scratch, at + tokens[2 * g], at + tokens[2 * g + 1])
+    return 0
+
+
+def sorted_run(a, lo, hi):
+    """Whether ``a[lo:hi]`` is in increasing order."""
+    for k in range(lo + 1, hi):  # noqa: SIM110 (compiled to a C loop; all() would not be)
+        if a[k - 1] > a[k]:
+            return False
+    return True
+
+
+def sort(a, lo, hi):
+    """Insertion sort of ``a[lo:hi]`` (a handful of entries)."""
+    for k in range(lo + 1, hi):
+        v = a[k]
+        j = k
+        while j > lo and a[j - 1] > v:
+            a[j] = a[j - 1]
+            j -= 1
+        a[j] = v
+    return 0
