@@ -86,13 +86,26 @@ def test_the_budgets_hold_before_the_states_grow() -> None:
         rankdp.count(puzzle, max_bytes=1000 * rankdp.STATE_BYTES)
 
 
-def test_ranks_goes_first_on_a_clued_eight_by_eight() -> None:
-    clued = _square(8, {(0, 0): 1})
+def test_ranks_goes_first_from_order_eight_where_compiled(monkeypatch: pytest.MonkeyPatch
+                                                          ) -> None:
+    clued, clued9 = _square(8, {(0, 0): 1}), _square(9, {(0, 0): 1})
+    monkeypatch.setattr(rankdp, "COMPILED", True)
+    assert plans(clued) == plans(Futoshiki.empty(8)) == ("ranks", "rows", "layers")
+    assert plans(clued9) == plans(Futoshiki.empty(9)) == ("ranks", "rows")
+    assert plans(_square(7, {(0, 0): 1}))[0] != "ranks"
+    assert plans(Futoshiki.empty(7))[0] != "ranks"
+    monkeypatch.setattr(rankdp, "COMPILED", False)  # interpreted: first on a clued 8x8 only
     assert plans(clued) == ("ranks", "rows", "layers")
     assert plans(Futoshiki.empty(8)) == ("rows", "layers")
-    assert plans(_square(9, {(0, 0): 1})) == ("rows", "ranks")
+    assert plans(clued9) == ("rows", "ranks")
     assert plans(Futoshiki.empty(9)) == ("rows",)
     assert plans(_square(7, {(0, 0): 1}))[0] != "ranks"
+
+
+def test_the_empty_eight_by_eight() -> None:
+    stats: dict = {}
+    assert count_dp(Futoshiki.empty(8), stats=stats) == 108776032459082956800  # OEIS A002860
+    assert stats["plan"] == plans(Futoshiki.empty(8))[0]
 
 
 def test_count_dp_gives_way_to_the_next_plan(monkeypatch: pytest.MonkeyPatch) -> None:

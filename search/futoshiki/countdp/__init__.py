@@ -76,7 +76,7 @@ from search.futoshiki.propagate import Engine, PropagateBackend, Search
 from search.futoshiki.verify import verify
 
 QUICK_ORDER = 7  # from this order on, a puzzle with few solutions is propagate's
-RANKS_ORDER = 8  # the order the ranks plan is measured on: first there on a clued square
+RANKS_ORDER = 8  # from this order on the ranks plan goes first (see plans)
 QUICK_NODES = 5_000  # propagate's nodes before the DP, on puzzles that may have few solutions
 DEFAULT_MEMORY_MB = 640  # the memory budget of a count, resident, when none is given
 BASE_MB = 64  # what the interpreter, numpy and gridcp hold before any table
@@ -197,17 +197,24 @@ def plans(puzzle: Futoshiki) -> tuple[str, ...]:
     otherwise.  With clues in three rows of a 7x7 the rows plan is often the
     faster but its worst case is not: on 39 such puzzles the rows plan took
     up to 7.4 s and the folded layers at most 3.3 s.  Orders past
-    ``layerdp.MAX_ORDER`` rows, then ranks on a clued square.  On order 8
-    (``RANKS_ORDER``) a puzzle with clues goes to ``ranks`` first: it counts most of the clued
-    8x8s whose clues the rows plan cannot carry (values named only where
-    clues meet them), and gives way within ``rankdp.MAX_STATES`` states where
-    they pile up.  Past order 8 it has not been measured, so it comes last.
+    ``layerdp.MAX_ORDER``: rows, then ranks on a clued square.
+
+    From order 8 (``RANKS_ORDER``) on, ``ranks`` goes first where its kernel
+    is compiled: it counted all forty random 8x8s of the benchmark (the
+    hardest in 58 s) and the empty 8x8 in 0.3 s, where the rows plan takes
+    5 s.  Interpreted, it goes first on a clued 8x8 only (the empty square's
+    rows are faster there) and last past order 8.  On a 7x7 its labels pile
+    up where clues are many (half of thirty random 7x7s passed 600 MB), so
+    the rows and layers plans keep it.
     """
     n = puzzle.n
     clued = bool(puzzle.less) or any(any(row) for row in puzzle.givens)
     if n > layerdp.MAX_ORDER:
+        if rankdp.COMPILED:
+            return ("ranks", "rows")
         return ("rows", "ranks") if clued else ("rows",)
-    first = ("ranks",) if n == RANKS_ORDER and clued else ()
+    ranked = n >= RANKS_ORDER and (rankdp.COMPILED or clued)
+    first = ("ranks",) if ranked else ()
     free = max(len(layerdp.free_rows(puzzle)), len(layerdp.free_rows(rowdp.transpose(puzzle))))
     if free >= max(n // 2 + 1, n - 2) or n >= 8:  # (the empty square: free == n)
         return (*first, "rows", "layers")
