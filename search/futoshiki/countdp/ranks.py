@@ -457,7 +457,8 @@ def _kernel_build(plan: Plan, kernel: Any, *, max_states: int | None, max_bytes:
         moves = np.array(place.fields, dtype=np.int64)
         scratch = np.zeros(2 * kernel.most_fields() + 2 * n + len(lines), dtype=np.uint64)
         room = 1 << max(10, (size - 1).bit_length())  # (grown as the states come)
-        out_keys, out_counts, slots = _table(room, width, residues, keys, counts, max_bytes)
+        out_keys, out_counts, slots = _table(room, width, residues, keys.nbytes + counts.nbytes,
+                                             size, max_bytes)
         fill[0] = 0
         i = 0
         while i < size:
@@ -471,16 +472,19 @@ def _kernel_build(plan: Plan, kernel: Any, *, max_states: int | None, max_bytes:
                 _refuse(int(fill[0]), max_states, max_bytes)
             if i < stop:  # the table is full: twice the room, the states so far kept
                 room *= 2
-                grown_keys, grown_counts, slots = _table(room, width, residues, keys, counts,
-                                                         max_bytes, int(fill[0]))
+                held = sum(a.nbytes for a in (keys, counts, out_keys, out_counts, slots))
+                grown_keys, grown_counts, slots = _table(room, width, residues, held,
+                                                         int(fill[0]), max_bytes)
                 grown_keys[:fill[0] * width] = out_keys[:fill[0] * width]
                 grown_counts[:fill[0] * residues] = out_counts[:fill[0] * residues]
                 out_keys, out_counts = grown_keys, grown_counts
                 kernel.rehash(memoryview(out_keys), int(fill[0]), width, memoryview(slots),
                               memoryview(key))
         size = int(fill[0])
-        keys, counts = out_keys[:size * width].copy(), out_counts[:size * residues].copy()
-        del out_keys, out_counts, slots
+        del keys, counts, slots  # (then the results shrink in place: no copy beside them)
+        out_keys.resize(size * width, refcheck=False)
+        out_counts.resize(size * residues, refcheck=False)
+        keys, counts = out_keys, out_counts
         if chained == 2:
             present = np.unique(keys[words::width] >> np.uint64(CHAIN_SHIFT)).tolist()
         chained = 0 if chained == 1 else chained
@@ -489,16 +493,15 @@ def _kernel_build(plan: Plan, kernel: Any, *, max_states: int | None, max_bytes:
                          kernel.PRIMES), peak
 
 
-def _table(room: int, width: int, residues: int, keys: np.ndarray, counts: np.ndarray,
-           max_bytes: int, held: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _table(room: int, width: int, residues: int, held: int, states: int,
+           max_bytes: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Empty result arrays for ``room`` states and their hash table (twice the
-    slots), refused where they would pass ``max_bytes`` beside the states
-    stepped (``held``: the states in the table being outgrown)."""
-    need = (keys.nbytes + counts.nbytes + room * (8 * width + 4 * residues + 8)
-            + held * (8 * width + 4 * residues))
+    slots), refused where they would pass ``max_bytes`` beside the ``held``
+    bytes of arrays alive (``states``: the states so far, for the message)."""
+    need = held + room * (8 * width + 4 * residues + 8)
     if need > max_bytes:
-        raise StateSpaceTooLarge(f"{held or counts.shape[0] // residues:,} states after a cell "
-                                 f"would need about {need / MB:,.0f} MB of tables, above the "
+        raise StateSpaceTooLarge(f"{states:,} states after a cell would need about "
+                                 f"{need / MB:,.0f} MB of tables, above the "
                                  f"{max_bytes / MB:,.0f} MB the memory budget leaves for them")
     return (np.zeros(room * width, dtype=np.uint64), np.zeros(room * residues, dtype=np.uint32),
             np.full(2 * room, -1, dtype=np.int32))
