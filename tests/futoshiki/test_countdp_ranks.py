@@ -67,10 +67,9 @@ def test_three_clued_rows_of_a_seven_by_seven() -> None:
     assert stats["states"] < 20_000
 
 
-@pytest.mark.slow
 def test_three_clued_rows_of_an_eight_by_eight() -> None:
     # the rows plan counts it in about 100 s and 2.5 GB (32 M states); this
-    # plan in about 7 s, at about 54 thousand states
+    # plan at about 54 thousand states, in 0.3 s compiled (7 s interpreted)
     puzzle = _square(8, {(0, 3): 3}, (((1, 4), (1, 5)), ((5, 4), (5, 5))))
     stats: dict = {}
     assert rankdp.count(puzzle, stats=stats) == 3061918172971008000

@@ -75,6 +75,7 @@ MAX_LINES = 14  # columns and open rows at once (the tables: 2**lines entries a 
 KERNEL = load("search.futoshiki.countdp.ranks_kernel")  # the step, compiled where built
 COMPILED = is_compiled(KERNEL)  # interpreted, the dictionaries below run it instead
 CHAIN_SHIFT = 40  # ranks_kernel.CHAIN_SHIFT: a state's chain number in its last word
+PRIMES = (4294967291, 4294967279, 4294967231, 4294967197, 4294967189, 4294967161)  # below 2**32
 CHUNK = 1 << 16  # states the kernel steps between two looks at the deadline
 
 
@@ -372,7 +373,7 @@ class _Chains:
     """The chains numbered for the kernel (0: none, after the fold), and
     their tables for one step (``ranks_kernel.step`` says what each holds)."""
 
-    def __init__(self, n: int, gaps: Gaps, primes: tuple[int, ...]):
+    def __init__(self, n: int, gaps: Gaps, primes: tuple[int, ...]):  # (the residues' primes)
         self.n, self.gaps, self.primes = n, gaps, primes
         self.chains: list[Chain | None] = [None]
         self.numbers: dict[Chain, int] = {}
@@ -430,9 +431,10 @@ def _kernel_build(plan: Plan, kernel: Any, *, max_states: int | None, max_bytes:
     """The count by ``kernel`` (``ranks_kernel``), and the most states after a
     cell.  Its tables hold a state in a few dozen bytes, so only the caller's
     ``max_states`` and the memory budget bound them."""
-    n, words, residues = plan.n, (plan.n + 3) // 4, len(kernel.PRIMES)
-    primes = np.array(kernel.PRIMES, dtype=np.uint64)
-    chains = _Chains(n, plan.gaps, kernel.PRIMES)
+    n, words = plan.n, (plan.n + 3) // 4
+    chosen = primes_for(n)
+    residues, primes = len(chosen), np.array(chosen, dtype=np.uint64)
+    chains = _Chains(n, plan.gaps, chosen)
     start = chains.number(plan.start)
     chained = 2 if start else 0
     keys = np.zeros(words + (1 if chained else 0), dtype=np.uint64)
@@ -456,55 +458,92 @@ def _kernel_build(plan: Plan, kernel: Any, *, max_states: int | None, max_bytes:
         links = np.array([x for link in place.links for x in link], dtype=np.int64)
         moves = np.array(place.fields, dtype=np.int64)
         scratch = np.zeros(2 * kernel.most_fields() + 2 * n + len(lines), dtype=np.uint64)
-        room = 1 << max(10, (size - 1).bit_length())  # (grown as the states come)
-        out_keys, out_counts, slots = _table(room, width, residues, keys.nbytes + counts.nbytes,
-                                             size, max_bytes)
+        table = _Table(width, residues, max(size, 1024), keys.nbytes + counts.nbytes, max_bytes)
         fill[0] = 0
         i = 0
         while i < size:
             stop = min(size, i + CHUNK)
             i = kernel.step(*map(memoryview, (keys, counts)), i, stop, n, words, chained,
                             *map(memoryview, (shape, links, moves, lines, ends, *tables, primes,
-                                              out_keys, out_counts, slots, fill, scratch,
-                                              key)))
+                                              table.keys, table.counts, table.slots, fill,
+                                              scratch, key)))
             deadline.check()
             if max_states is not None and fill[0] > max_states:
                 _refuse(int(fill[0]), max_states, max_bytes)
-            if i < stop:  # the table is full: twice the room, the states so far kept
-                room *= 2
-                held = sum(a.nbytes for a in (keys, counts, out_keys, out_counts, slots))
-                grown_keys, grown_counts, slots = _table(room, width, residues, held,
-                                                         int(fill[0]), max_bytes)
-                grown_keys[:fill[0] * width] = out_keys[:fill[0] * width]
-                grown_counts[:fill[0] * residues] = out_counts[:fill[0] * residues]
-                out_keys, out_counts = grown_keys, grown_counts
-                kernel.rehash(memoryview(out_keys), int(fill[0]), width, memoryview(slots),
-                              memoryview(key))
+            if i < stop:  # the arrays or the slots are full: more, the states so far kept
+                table.grow(int(fill[0]), int(fill[0]) + n * (n + 1), kernel, key)
         size = int(fill[0])
-        del keys, counts, slots  # (then the results shrink in place: no copy beside them)
-        out_keys.resize(size * width, refcheck=False)
-        out_counts.resize(size * residues, refcheck=False)
-        keys, counts = out_keys, out_counts
+        del keys, counts  # (then the results shrink in place: no copy beside them)
+        keys, counts = table.shrink(size)
         if chained == 2:
             present = np.unique(keys[words::width] >> np.uint64(CHAIN_SHIFT)).tolist()
         chained = 0 if chained == 1 else chained
         peak = max(peak, size)
-    return fold_residues(counts.reshape(-1, residues).sum(axis=0, dtype=object),
-                         kernel.PRIMES), peak
+    return fold_residues(counts.reshape(-1, residues).sum(axis=0, dtype=object), chosen), peak
 
 
-def _table(room: int, width: int, residues: int, held: int, states: int,
-           max_bytes: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Empty result arrays for ``room`` states and their hash table (twice the
-    slots), refused where they would pass ``max_bytes`` beside the ``held``
-    bytes of arrays alive (``states``: the states so far, for the message)."""
-    need = held + room * (8 * width + 4 * residues + 8)
-    if need > max_bytes:
-        raise StateSpaceTooLarge(f"{states:,} states after a cell would need about "
-                                 f"{need / MB:,.0f} MB of tables, above the "
-                                 f"{max_bytes / MB:,.0f} MB the memory budget leaves for them")
-    return (np.zeros(room * width, dtype=np.uint64), np.zeros(room * residues, dtype=np.uint32),
-            np.full(2 * room, -1, dtype=np.int32))
+class _Table:
+    """One step's results for the kernel: ``keys`` and ``counts`` for
+    ``room`` states, grown in place (a large array's realloc moves its
+    pages, it does not copy them), and ``slots``, at least twice as many (a
+    power of two), made anew when they grow.  Every size is checked first
+    against ``max_bytes`` beside the ``held`` bytes of the step's input."""
+
+    GROWTH = 1.5  # the arrays' growth: less to spare than doubling, few moves
+
+    def __init__(self, width: int, residues: int, room: int, held: int, max_bytes: int):
+        self.width, self.residues, self.held, self.max_bytes = width, residues, held, max_bytes
+        self.room = room
+        self._check(room, _slots_for(room), 0, 0)
+        self.keys = np.zeros(room * width, dtype=np.uint64)
+        self.counts = np.zeros(room * residues, dtype=np.uint32)
+        self.slots = np.full(_slots_for(room), -1, dtype=np.int32)
+
+    def _check(self, room: int, slots: int, old_slots: int, states: int) -> None:
+        need = self.held + room * (8 * self.width + 4 * self.residues) + 4 * (slots + old_slots)
+        if need > self.max_bytes:
+            raise StateSpaceTooLarge(
+                f"{states:,} states after a cell would need about {need / MB:,.0f} MB of "
+                f"tables, above the {self.max_bytes / MB:,.0f} MB the memory budget leaves "
+                f"for them")
+
+    def grow(self, fill: int, least: int, kernel: Any, key: np.ndarray) -> None:
+        """Room for ``least`` states (``fill`` held), the slots at most half full."""
+        room = self.room if least <= self.room else max(least, int(self.room * self.GROWTH))
+        slots = max(self.slots.shape[0], _slots_for(least))
+        self._check(room, slots, self.slots.shape[0] if slots > self.slots.shape[0] else 0,
+                    fill)
+        if room > self.room:
+            self.keys.resize(room * self.width, refcheck=False)
+            self.counts.resize(room * self.residues, refcheck=False)
+            self.room = room
+        if slots > self.slots.shape[0]:
+            self.slots = np.full(slots, -1, dtype=np.int32)
+            kernel.rehash(memoryview(self.keys), fill, self.width, memoryview(self.slots),
+                          memoryview(key))
+
+    def shrink(self, size: int) -> tuple[np.ndarray, np.ndarray]:
+        """The first ``size`` results, the rest given back."""
+        del self.slots
+        self.keys.resize(size * self.width, refcheck=False)
+        self.counts.resize(size * self.residues, refcheck=False)
+        return self.keys, self.counts
+
+
+def _slots_for(room: int) -> int:
+    """Slots for ``room`` states: a power of two, at most half full."""
+    return 1 << (2 * room - 1).bit_length()
+
+
+def primes_for(n: int) -> tuple[int, ...]:
+    """The fewest of ``PRIMES`` whose product passes the Latin squares of
+    order ``n`` (van Lint and Wilson's bound: the product of ``k! ** (n /
+    k)``), so that a count read back from its residues is exact."""
+    bound = math.prod(math.factorial(k) ** (n / k) for k in range(1, n + 1))
+    for r in range(1, len(PRIMES) + 1):
+        if math.prod(PRIMES[:r]) > 2 * bound:
+            return PRIMES[:r]
+    raise StateSpaceTooLarge(f"an order-{n} count passes the ranks kernel's residues")
 
 
 def fold_residues(residues: Any, primes: tuple[int, ...]) -> int:

@@ -8,7 +8,7 @@ ctypedef long long i64
 ctypedef unsigned int u32
 ctypedef int i32
 
-cdef i64 RESIDUES, CHAIN_SHIFT, FIELDS
+cdef i64 CHAIN_SHIFT, FIELDS
 cdef u64 FIELD_MASK, WORD_MASK, MIX
 
 cpdef i64 most_fields()
@@ -32,7 +32,8 @@ cpdef i64 step(u64[::1] keys, u32[::1] counts, i64 start, i64 stop, i64 n, i64 w
 cdef bint allowed(u64[::1] scratch, i64 n, i64[::1] links, i64 s, i64 naming)
 
 @cython.locals(succ=i64, out=i64, t=i64, value=i64, chain=u64, k=i64, f=i64, width=i64,
-               w=i64, h=i64, j=i64, same=bint, r=i64, c=u64)
+               w=i64, h=i64, j=i64, same=bint, r=i64, c=u64,
+               residues=i64)
 cdef i64 emit(u32[::1] counts, i64 i, i64 n, i64 words, i64 chained, i64 s, i64 at,
               i64 after, i64 times, i64 gap, i64[::1] place, i64[::1] moves,
               i64[::1] lines, i64[::1] ends, i64[::1] tokens, u64[::1] inverses,

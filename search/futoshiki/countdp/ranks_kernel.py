@@ -10,26 +10,26 @@ canonical forms, so the same states.
 * A state is ``words`` 64-bit words of 16-bit slot patterns (slot ``s`` in
   word ``s // 4``, bits ``16 * (s % 4)``: the bytes of ``ranks``' keys), then,
   before the fold, one word more: its chain's number above bit ``CHAIN_SHIFT``
-  and its fields, 4 bits each, below.  Its count is held as 32-bit residues
-  modulo ``PRIMES``: the plan's exact divisions are multiplications by
-  inverses there, and ``ranks.fold_residues`` reads the total back (it is
-  below their product).  32 bytes a state on an 8x8 after the fold, 40 before.
+  and its fields, 4 bits each, below.  Its count is held as ``R`` 32-bit
+  residues, modulo the ``primes`` that ``ranks`` chooses: the plan's exact
+  divisions are multiplications by inverses there, and
+  ``ranks.fold_residues`` reads the total back (it is below their product).
+  28 bytes a state on an 8x8 after the fold (three residues), 36 before.
 * The chains are numbered by ``ranks``, which gives their tables for the
   step (chain 0: none, after the fold; ``g = c * gaps + gap``): ``marks[c]``
   its labels, ``tokens[2 * g:2 * g + 2]`` the slots ``[lo, hi)`` of a gap's
   anonymous values, ``places[2 * g:2 * g + 2]`` the places ``[lo, hi]`` a
-  new label of it may take, ``inverses[g * RESIDUES + r]`` the inverse of
-  its free values modulo ``PRIMES[r]``, ``grown[c * (n + 1) + at]`` the chain
-  with a new label at ``at``, ``ways[c * RESIDUES + r]`` its ways, and
+  new label of it may take, ``inverses[g * R + r]`` the inverse of
+  its free values modulo ``primes[r]``, ``grown[c * (n + 1) + at]`` the chain
+  with a new label at ``at``, ``ways[c * R + r]`` its ways, and
   ``given_slots[c]`` the slot of the step's given (-1: no given).
 * The successors go into an open-addressing table: ``slots`` (a power of two,
   -1 where empty) point into ``out_keys`` and ``out_counts``.  ``step`` stops
-  before a state whose successors might not fit, and returns its index; the
-  caller grows the table (``rehash``) within its memory budget and goes on.
+  before a state whose successors might not fit there or fill the slots past
+  half, and returns its index; the caller grows the arrays or the slots
+  (``rehash``) within its memory budget and goes on.
 """
 
-PRIMES = (4294967291, 4294967279, 4294967231, 4294967197)  # the largest primes below 2**32
-RESIDUES = 4  # len(PRIMES): counts below their product, about 3.4e38
 CHAIN_SHIFT = 40  # a chain's number above the fields
 FIELDS = 10  # fields a state holds at most, 4 bits each below CHAIN_SHIFT
 FIELD_MASK = 0xFFFF  # one packed pattern
@@ -152,6 +152,7 @@ def emit(counts, i, n, words, chained, s, at, after, times, gap, place, moves, l
     the new label's place ``at`` unless -1, chain ``after``, its count times
     ``times`` (divided by the free values of gap ``gap`` where one is named;
     times the chain's ways where it folds)."""
+    residues = primes.shape[0]
     succ = n + FIELDS  # scratch: the state's patterns and fields, the successor's, the sets
     out = succ + n
     for t in range(n):
@@ -191,8 +192,8 @@ def emit(counts, i, n, words, chained, s, at, after, times, gap, place, moves, l
             fill[0] = j + 1
             for w in range(width):
                 out_keys[j * width + w] = key[w]
-            for r in range(RESIDUES):
-                out_counts[j * RESIDUES + r] = 0
+            for r in range(residues):
+                out_counts[j * residues + r] = 0
             break
         same = True
         for w in range(width):
@@ -202,13 +203,13 @@ def emit(counts, i, n, words, chained, s, at, after, times, gap, place, moves, l
         if same:
             break
         h = (h + 1) & (slots.shape[0] - 1)
-    for r in range(RESIDUES):  # (32-bit residues: each product fits in 64 bits)
-        c = (counts[i * RESIDUES + r] * times) % primes[r]
+    for r in range(residues):  # (32-bit residues: each product fits in 64 bits)
+        c = (counts[i * residues + r] * times) % primes[r]
         if gap >= 0:
-            c = (c * inverses[gap * RESIDUES + r]) % primes[r]
+            c = (c * inverses[gap * residues + r]) % primes[r]
         if place[3]:
-            c = (c * ways[after * RESIDUES + r]) % primes[r]
-        out_counts[j * RESIDUES + r] = (out_counts[j * RESIDUES + r] + c) % primes[r]
+            c = (c * ways[after * residues + r]) % primes[r]
+        out_counts[j * residues + r] = (out_counts[j * residues + r] + c) % primes[r]
     return 0
 
 
