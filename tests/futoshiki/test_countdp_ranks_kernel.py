@@ -20,7 +20,7 @@ from search.futoshiki.countdp.rows import StateSpaceTooLarge
 from search.futoshiki.model import Futoshiki
 from search.lab.oracles import futoshiki as oracle
 from tests.futoshiki.test_countdp_ranks import _puzzles, _square
-from tests.futoshiki.test_countdp_rows import LATIN
+from tests.futoshiki.test_countdp_rows import LATIN, clues
 
 NAME = "search.futoshiki.countdp.ranks_kernel"
 PURE = compiled.source(NAME)
@@ -94,3 +94,30 @@ def test_the_budgets_hold_in_the_tables(kernel) -> None:
         _count(puzzle, kernel, max_states=stats["states"] - 1)
     with pytest.raises(StateSpaceTooLarge, match="memory budget"):
         _count(puzzle, kernel, max_bytes=30 * stats["states"])
+
+
+def _peak(puzzle: Futoshiki, **budget) -> int:
+    """The ranks plan's peak in the orientation given, alone."""
+    stats: dict = {}
+    oriented, split = rowdp.choose(puzzle, turns=(False,))
+    rankdp.build(rankdp.Plan(oriented, split.upper + split.lower), deadline=Deadline(None),
+                 stats=stats, kernel=BUILT, **({"max_states": None,
+                                                "max_bytes": rowdp.DEFAULT_MAX_BYTES} | budget))
+    return stats["states"]
+
+
+@pytest.mark.skipif(not compiled.is_compiled(BUILT), reason=NOT_BUILT)
+def test_the_orientations_race() -> None:
+    # three inequalities on a 6x6 whose orientations peak at 3,815 and 301 states
+    rng = random.Random(28)
+    puzzle = clues(6, rng, rng.randint(3, 8), rng.randint(0, 3))
+    peaks = sorted((_peak(puzzle), _peak(rowdp.transpose(puzzle))))
+    assert peaks[1] > 10 * peaks[0]
+    stats: dict = {}
+    assert rankdp.count(puzzle, stats=stats) == rowdp.count(puzzle) > 0
+    assert stats["states"] == peaks[0]  # the better one finished first
+    # under a state budget between the two, the worse drops out and the better counts
+    assert rankdp.count(puzzle, max_states=peaks[0] * 3) == rowdp.count(puzzle)
+    with pytest.raises(StateSpaceTooLarge, match="state budget"):
+        worse = puzzle if _peak(puzzle) == peaks[1] else rowdp.transpose(puzzle)
+        _peak(worse, max_states=peaks[0] * 3)

@@ -51,6 +51,7 @@ bounded in time.
 """
 from __future__ import annotations
 
+import contextlib
 import math
 from array import array
 from dataclasses import dataclass
@@ -77,6 +78,7 @@ COMPILED = is_compiled(KERNEL)  # interpreted, the dictionaries below run it ins
 CHAIN_SHIFT = 40  # ranks_kernel.CHAIN_SHIFT: a state's chain number in its last word
 PRIMES = (4294967291, 4294967279, 4294967231, 4294967197, 4294967189, 4294967161)  # below 2**32
 CHUNK = 1 << 16  # states the kernel steps between two looks at the deadline
+LEAD = 8  # a racing plan steps on until its states pass this many times the other's
 
 
 @dataclass(frozen=True)
@@ -313,17 +315,18 @@ def _successors(plan: Plan, place: Place, patterns: list[int], fields: tuple[int
 
 
 def build(plan: Plan, *, max_states: int | None, max_bytes: int, deadline: Deadline,
-          stats: dict[str, Any], kernel: Any = None) -> int:
+          stats: dict[str, Any], kernel: Any = None, others: tuple[Plan, ...] = ()) -> int:
     """The number of ways to fill the plan's cells (``stats["states"]``: the
     most states after a cell).
 
     Until the last clue, a state's count is its squares' number divided by
     its chain's ``ways`` (an integer: see the module's docstring).  The
     states go through ``kernel`` (``ranks_kernel``) where given, unless a
-    cell has more fields than it holds; else through dictionaries."""
+    cell has more fields than it holds, racing the plans ``others`` of the
+    same squares (``_kernel_build``); else through dictionaries."""
     n = plan.n
     if kernel is not None and all(len(p.fields) <= kernel.most_fields() for p in plan.places):
-        total, stats["states"] = _kernel_build(plan, kernel, max_states=max_states,
+        total, stats["states"] = _kernel_build([plan, *others], kernel, max_states=max_states,
                                                max_bytes=max_bytes, deadline=deadline)
         return total
     states: dict[State, int] = {(bytes(plan.n * FIELD // 8), (), plan.start): 1}
@@ -426,31 +429,77 @@ class _Chains:
         return [a.reshape(-1) for a in (marks, tokens, places, inverses, table, ways, given)]
 
 
-def _kernel_build(plan: Plan, kernel: Any, *, max_states: int | None, max_bytes: int,
+def _kernel_build(plans: list[Plan], kernel: Any, *, max_states: int | None, max_bytes: int,
                   deadline: Deadline) -> tuple[int, int]:
     """The count by ``kernel`` (``ranks_kernel``), and the most states after a
-    cell.  Its tables hold a state in a few dozen bytes, so only the caller's
-    ``max_states`` and the memory budget bound them."""
-    n, words = plan.n, (plan.n + 3) // 4
-    chosen = primes_for(n)
-    residues, primes = len(chosen), np.array(chosen, dtype=np.uint64)
-    chains = _Chains(n, plan.gaps, chosen)
-    start = chains.number(plan.start)
-    chained = 2 if start else 0
-    keys = np.zeros(words + (1 if chained else 0), dtype=np.uint64)
-    if chained:
-        keys[words] = start << CHAIN_SHIFT
-    counts = np.ones(residues, dtype=np.uint32)
-    present = [start]
-    peak = size = 1
-    key = np.zeros(words + 1, dtype=np.uint64)
-    fill = np.zeros(1, dtype=np.int64)
-    for place in plan.places:
+    cell of the plan that counted it.
+
+    The plans (the square's two orientations) race: one steps until its
+    states pass ``LEAD`` times the other's, then the other, so one whose
+    states pile up waits while the other goes on, and the first to finish
+    counts.  The orientations differ
+    by far on some squares (an 8x8 with clues in five rows each way: 33 M
+    states one way, 1.1 M the other), and no rule read off the clues alone
+    has told which.  A waiting plan's states count against the memory budget
+    of the one stepping; one that passes it drops out."""
+    runs = [_Run(plan, kernel) for plan in plans]
+    reasons = []
+    run = runs[0]  # (the rows plan's own orientation first)
+    while runs:
+        done = next((r for r in runs if r.done), None)
+        if done is not None:
+            return done.total(), done.peak
+        least = min(runs, key=lambda r: r.size)
+        if run not in runs or run.size > LEAD * least.size:
+            run = least
+        waiting = sum(other.held for other in runs if other is not run)
+        try:
+            run.step(max_states=max_states, max_bytes=max_bytes - waiting, deadline=deadline)
+        except StateSpaceTooLarge as error:
+            runs.remove(run)
+            reasons.append(str(error))
+    raise StateSpaceTooLarge("; ".join(dict.fromkeys(reasons)))
+
+
+class _Run:
+    """One plan stepped by the kernel, a cell at a time."""
+
+    def __init__(self, plan: Plan, kernel: Any):
+        self.plan, self.kernel, self.t = plan, kernel, 0
+        n, words = plan.n, (plan.n + 3) // 4
+        self.primes = primes_for(n)
+        self.chains = _Chains(n, plan.gaps, self.primes)
+        start = self.chains.number(plan.start)
+        self.chained = 2 if start else 0
+        self.keys = np.zeros(words + (1 if self.chained else 0), dtype=np.uint64)
+        if self.chained:
+            self.keys[words] = start << CHAIN_SHIFT
+        self.counts = np.ones(len(self.primes), dtype=np.uint32)
+        self.present = [start]
+        self.peak = self.size = 1
+        self.key = np.zeros(words + 1, dtype=np.uint64)
+
+    @property
+    def done(self) -> bool:
+        return self.t == len(self.plan.places)
+
+    @property
+    def held(self) -> int:
+        return self.keys.nbytes + self.counts.nbytes
+
+    def total(self) -> int:
+        residues = len(self.primes)
+        return fold_residues(self.counts.reshape(-1, residues).sum(axis=0, dtype=object),
+                             self.primes)
+
+    def step(self, *, max_states: int | None, max_bytes: int, deadline: Deadline) -> None:
+        """Fill the next cell."""
+        plan, kernel, place = self.plan, self.kernel, self.plan.places[self.t]
+        n, words, residues = plan.n, (plan.n + 3) // 4, len(self.primes)
         deadline.check()
-        if chained and place.fold:
-            chained = 1
+        chained = self.chained = 1 if self.chained and place.fold else self.chained
         width = words + (1 if chained == 2 else 0)
-        tables = chains.tables(place, present)
+        tables = self.chains.tables(place, self.present)
         lines = np.array([x for group in place.groups for x in group], dtype=np.int64)
         ends = np.cumsum([len(group) for group in place.groups], dtype=np.int64)
         shape = np.array([(1 << place.column) | place.row, place.row if place.closes else 0,
@@ -458,28 +507,30 @@ def _kernel_build(plan: Plan, kernel: Any, *, max_states: int | None, max_bytes:
         links = np.array([x for link in place.links for x in link], dtype=np.int64)
         moves = np.array(place.fields, dtype=np.int64)
         scratch = np.zeros(2 * kernel.most_fields() + 2 * n + len(lines), dtype=np.uint64)
-        table = _Table(width, residues, max(size, 1024), keys.nbytes + counts.nbytes, max_bytes)
-        fill[0] = 0
+        primes = np.array(self.primes, dtype=np.uint64)
+        table = _Table(width, residues, max(self.size, 1024), self.held, max_bytes)
+        fill = np.zeros(1, dtype=np.int64)
         i = 0
-        while i < size:
-            stop = min(size, i + CHUNK)
-            i = kernel.step(*map(memoryview, (keys, counts)), i, stop, n, words, chained,
-                            *map(memoryview, (shape, links, moves, lines, ends, *tables, primes,
-                                              table.keys, table.counts, table.slots, fill,
-                                              scratch, key)))
+        while i < self.size:
+            stop = min(self.size, i + CHUNK)
+            i = kernel.step(*map(memoryview, (self.keys, self.counts)), i, stop, n, words,
+                            chained, *map(memoryview, (shape, links, moves, lines, ends, *tables,
+                                                       primes, table.keys, table.counts,
+                                                       table.slots, fill, scratch, self.key)))
             deadline.check()
             if max_states is not None and fill[0] > max_states:
                 _refuse(int(fill[0]), max_states, max_bytes)
             if i < stop:  # the arrays or the slots are full: more, the states so far kept
-                table.grow(int(fill[0]), int(fill[0]) + n * (n + 1), kernel, key)
-        size = int(fill[0])
-        del keys, counts  # (then the results shrink in place: no copy beside them)
-        keys, counts = table.shrink(size)
+                table.grow(int(fill[0]), int(fill[0]) + n * (n + 1), kernel, self.key)
+        self.size = int(fill[0])
+        del self.keys, self.counts  # (then the results shrink in place: no copy beside them)
+        self.keys, self.counts = table.shrink(self.size)
         if chained == 2:
-            present = np.unique(keys[words::width] >> np.uint64(CHAIN_SHIFT)).tolist()
-        chained = 0 if chained == 1 else chained
-        peak = max(peak, size)
-    return fold_residues(counts.reshape(-1, residues).sum(axis=0, dtype=object), chosen), peak
+            self.present = np.unique(self.keys[words::width]
+                                     >> np.uint64(CHAIN_SHIFT)).tolist()
+        self.chained = 0 if chained == 1 else chained
+        self.peak = max(self.peak, self.size)
+        self.t += 1
 
 
 class _Table:
@@ -578,9 +629,13 @@ def count(puzzle: Futoshiki, *, max_states: int | None = None,
         raise Unsupported("count-dp: Adjacent mode's bars do not fit its states")
     if n == 1:
         return int(puzzle.givens[0][0] in (0, 1))
-    puzzle, split = rowdp.choose(puzzle)
-    if not Engine(puzzle).ok:
+    oriented, split = rowdp.choose(puzzle)
+    if not Engine(oriented).ok:
         return 0
-    return build(Plan(puzzle, split.upper + split.lower), max_states=max_states,
-                 max_bytes=max_bytes, deadline=deadline, stats=stats,
-                 kernel=KERNEL if COMPILED else None)
+    plan, others = Plan(oriented, split.upper + split.lower), ()
+    turned, turned_split = rowdp.choose(rowdp.transpose(oriented), turns=(False,))
+    if COMPILED and turned != oriented:  # the other orientation races it (``_kernel_build``)
+        with contextlib.suppress(StateSpaceTooLarge):  # (too many rows open: it stays out)
+            others = (Plan(turned, turned_split.upper + turned_split.lower),)
+    return build(plan, max_states=max_states, max_bytes=max_bytes, deadline=deadline,
+                 stats=stats, kernel=KERNEL if COMPILED else None, others=others)
