@@ -435,13 +435,13 @@ def _kernel_build(plans: list[Plan], kernel: Any, *, max_states: int | None, max
 
     The plans (the square's two orientations) race: the one with the fewer
     states takes the next step, so one whose states pile up waits while the
-    other goes on, and the first to finish counts.  (Letting a plan step on
-    until it passes eight times the other's states let the worse one finish
-    first: 81 #2 took 106 s at 21 M states, 85 s this way.)  The orientations differ
+    other goes on, and the first to finish counts.  The orientations differ
     by far on some squares (an 8x8 with clues in five rows each way: 33 M
     states one way, 1.1 M the other), and no rule read off the clues alone
-    has told which.  A waiting plan's states count against the memory budget
-    of the one stepping; one that passes it drops out."""
+    has told which.  (Letting a plan step on until it passed eight times the
+    other's states let the worse one finish first.)  A waiting plan's states
+    count against the memory budget of the one stepping; one that passes it
+    drops out."""
     runs = [_Run(plan, kernel) for plan in plans]
     reasons = []
     while runs:
