@@ -51,7 +51,6 @@ bounded in time.
 """
 from __future__ import annotations
 
-import contextlib
 import math
 from array import array
 from dataclasses import dataclass
@@ -72,7 +71,7 @@ STATE_BYTES = 400  # a state in a dictionary, with the step before beside it (me
 MAX_STATES = 1_500_000  # dictionary states: about 580 MB (the memory budget's scale)
 CHECK_EVERY = 4096  # states between two looks at the budget and the deadline
 FIELD, TYPECODE = 16, "H"  # bits of a packed pattern or line set, and its array type
-MAX_LINES = 14  # columns and open rows at once (the tables: 2**lines entries a slot)
+MAX_LINES = FIELD  # columns and open rows at once: a pattern's bits
 KERNEL = load("search.futoshiki.countdp.ranks_kernel")  # the step, compiled where built
 COMPILED = is_compiled(KERNEL)  # interpreted, the dictionaries below run it instead
 CHAIN_SHIFT = 40  # ranks_kernel.CHAIN_SHIFT: a state's chain number in its last word
@@ -213,7 +212,6 @@ class Plan:
         if self.lines > MAX_LINES:
             raise StateSpaceTooLarge(f"{self.lines - n} rows open at once: more than "
                                      f"{MAX_LINES - n} beside the columns")
-        self.across, self.down = _tables(n, self.lines)
 
         def pending(t: int) -> tuple[Cell, ...]:
             """Filled cells whose linked neighbour is still to come."""
@@ -238,6 +236,11 @@ class Plan:
             before = after
         self.places = tuple(places)
 
+    @cached_property
+    def tables(self) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
+        """``_tables`` of its lines (the dictionaries' canonical forms alone use them)."""
+        return _tables(self.n, self.lines)
+
     def patterns(self, key: bytes) -> list[int]:
         return memoryview(key).cast(TYPECODE).tolist()
 
@@ -250,7 +253,8 @@ class Plan:
             if hi - lo > 1:
                 patterns[lo:hi] = sorted(patterns[lo:hi])
         if groups:  # (sorting again until nothing moves merges few more: 6 % on the empty 8x8)
-            sets = _fields(sum(map(getitem, self.down, patterns)), self.lines)
+            across, down = self.tables
+            sets = _fields(sum(map(getitem, down, patterns)), self.lines)
             moved = False
             for group in groups:
                 now = [sets[x] for x in group]
@@ -260,7 +264,7 @@ class Plan:
                     for x, v in zip(group, ordered, strict=True):
                         sets[x] = v
             if moved:
-                patterns = _fields(sum(map(getitem, self.across, sets)), self.n)
+                patterns = _fields(sum(map(getitem, across, sets)), self.n)
                 for lo, hi in tokens:
                     if hi - lo > 1:
                         patterns[lo:hi] = sorted(patterns[lo:hi])
@@ -542,7 +546,7 @@ class _Table:
     def __init__(self, width: int, residues: int, room: int, held: int, max_bytes: int):
         self.width, self.residues, self.held, self.max_bytes = width, residues, held, max_bytes
         self.room = room
-        self._check(room, _slots_for(room), 0, 0)
+        self._check(room, _slots_for(room), 0, room)
         self.keys = np.zeros(room * width, dtype=np.uint64)
         self.counts = np.zeros(room * residues, dtype=np.uint32)
         self.slots = np.full(_slots_for(room), -1, dtype=np.int32)
@@ -629,10 +633,18 @@ def count(puzzle: Futoshiki, *, max_states: int | None = None,
     oriented, split = rowdp.choose(puzzle)
     if not Engine(oriented).ok:
         return 0
-    plan, others = Plan(oriented, split.upper + split.lower), ()
     turned, turned_split = rowdp.choose(rowdp.transpose(oriented), turns=(False,))
+    both = [(oriented, split)]
     if COMPILED and turned != oriented:  # the other orientation races it (``_kernel_build``)
-        with contextlib.suppress(StateSpaceTooLarge):  # (too many rows open: it stays out)
-            others = (Plan(turned, turned_split.upper + turned_split.lower),)
-    return build(plan, max_states=max_states, max_bytes=max_bytes, deadline=deadline,
-                 stats=stats, kernel=KERNEL if COMPILED else None, others=others)
+        both.append((turned, turned_split))
+    plans, refused = [], None
+    for square, cut in both:
+        try:
+            plans.append(Plan(square, cut.upper + cut.lower))
+        except StateSpaceTooLarge as error:  # (too many rows open at once: it stays out)
+            refused = error
+    if not plans:
+        assert refused is not None
+        raise refused
+    return build(plans[0], max_states=max_states, max_bytes=max_bytes, deadline=deadline,
+                 stats=stats, kernel=KERNEL if COMPILED else None, others=tuple(plans[1:]))
