@@ -39,15 +39,15 @@ the rest of each row, the rows with the most cells filled first, and the
 free rows.  An 8x8 with an inequality in each of two rows and a given in a
 third peaks at 53,939 states, the empty square's own peak (the rows plan: 32
 million, 2.5 GB); clues in five rows of both orientations leave rows open
-long, and pass ``MAX_STATES``.
+long, and pass ten million states.
 
 The states are flat tables in the compiled kernel ``ranks_kernel`` where it
-was built (a state in 32-40 bytes, its count as residues read back exactly
-at the end), bounded by the memory budget and the caller's state budget;
-elsewhere Python dictionaries with exact integer counts, bounded in states
-(``MAX_STATES`` unless the caller gives fewer) and in bytes estimated from
-their number.  The same steps and canonical forms: the same states.  Never
-bounded in time.
+was built (a state in 28-36 bytes on an 8x8, its count as residues read back
+exactly at the end; the square's two orientations race there), bounded by
+the memory budget and the caller's state budget; elsewhere Python
+dictionaries with exact integer counts, bounded in states (``MAX_STATES``
+unless the caller gives fewer) and in bytes estimated from their number.  The
+same steps and canonical forms: the same states.  Never bounded in time.
 """
 from __future__ import annotations
 
@@ -328,8 +328,10 @@ def build(plan: Plan, *, max_states: int | None, max_bytes: int, deadline: Deadl
     cell has more fields than it holds, racing the plans ``others`` of the
     same squares (``_kernel_build``); else through dictionaries."""
     n = plan.n
-    if kernel is not None and all(len(p.fields) <= kernel.most_fields() for p in plan.places):
-        total, stats["states"] = _kernel_build([plan, *others], kernel, max_states=max_states,
+    fitting = [p for p in (plan, *others) if kernel is not None
+               and all(len(place.fields) <= kernel.most_fields() for place in p.places)]
+    if plan in fitting:
+        total, stats["states"] = _kernel_build(fitting, kernel, max_states=max_states,
                                                max_bytes=max_bytes, deadline=deadline)
         return total
     states: dict[State, int] = {(bytes(plan.n * FIELD // 8), (), plan.start): 1}
@@ -388,6 +390,9 @@ class _Chains:
         if chain is None:
             return 0
         if chain not in self.numbers:
+            if len(self.chains) >> (64 - CHAIN_SHIFT):
+                raise StateSpaceTooLarge(f"{len(self.chains):,} chains: more than a state's "
+                                         "word holds")
             self.numbers[chain] = len(self.chains)
             self.chains.append(chain)
         return self.numbers[chain]
