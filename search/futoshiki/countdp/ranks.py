@@ -74,7 +74,6 @@ FIELD, TYPECODE = 16, "H"  # bits of a packed pattern or line set, and its array
 MAX_LINES = FIELD  # columns and open rows at once: a pattern's bits
 KERNEL = load("search.futoshiki.countdp.ranks_kernel")  # the step, compiled where built
 COMPILED = is_compiled(KERNEL)  # interpreted, the dictionaries below run it instead
-CHAIN_SHIFT = 40  # ranks_kernel.CHAIN_SHIFT: a state's chain number in its last word
 PRIMES = (4294967291, 4294967279, 4294967231, 4294967197, 4294967189, 4294967161)  # below 2**32
 CHUNK = 1 << 16  # states the kernel steps between two looks at the deadline
 
@@ -381,8 +380,9 @@ class _Chains:
     """The chains numbered for the kernel (0: none, after the fold), and
     their tables for one step (``ranks_kernel.step`` says what each holds)."""
 
-    def __init__(self, n: int, gaps: Gaps, primes: tuple[int, ...]):  # (the residues' primes)
-        self.n, self.gaps, self.primes = n, gaps, primes
+    def __init__(self, n: int, gaps: Gaps, primes: tuple[int, ...], shift: int):
+        self.n, self.gaps, self.primes = n, gaps, primes  # (the residues' primes)
+        self.shift = shift  # a chain's number in a state's last word: above this bit
         self.chains: list[Chain | None] = [None]
         self.numbers: dict[Chain, int] = {}
 
@@ -390,7 +390,7 @@ class _Chains:
         if chain is None:
             return 0
         if chain not in self.numbers:
-            if len(self.chains) >> (64 - CHAIN_SHIFT):
+            if len(self.chains) >> (64 - self.shift):
                 raise StateSpaceTooLarge(f"{len(self.chains):,} chains: more than a state's "
                                          "word holds")
             self.numbers[chain] = len(self.chains)
@@ -474,12 +474,13 @@ class _Run:
         self.plan, self.kernel, self.t = plan, kernel, 0
         n, words = plan.n, (plan.n + 3) // 4
         self.primes = primes_for(n)
-        self.chains = _Chains(n, plan.gaps, self.primes)
+        self.shift = kernel.chain_shift()
+        self.chains = _Chains(n, plan.gaps, self.primes, self.shift)
         start = self.chains.number(plan.start)
         self.chained = 2 if start else 0
         self.keys = np.zeros(words + (1 if self.chained else 0), dtype=np.uint64)
         if self.chained:
-            self.keys[words] = start << CHAIN_SHIFT
+            self.keys[words] = start << self.shift
         self.counts = np.ones(len(self.primes), dtype=np.uint32)
         self.present = [start]
         self.peak = self.size = 1
@@ -533,7 +534,7 @@ class _Run:
         self.keys, self.counts = table.shrink(self.size)
         if chained == 2:
             self.present = np.unique(self.keys[words::width]
-                                     >> np.uint64(CHAIN_SHIFT)).tolist()
+                                     >> np.uint64(self.shift)).tolist()
         self.chained = 0 if chained == 1 else chained
         self.peak = max(self.peak, self.size)
         self.t += 1

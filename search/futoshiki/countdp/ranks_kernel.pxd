@@ -13,6 +13,8 @@ cdef u64 FIELD_MASK, WORD_MASK, MIX
 
 cpdef i64 most_fields()
 
+cpdef i64 chain_shift()
+
 @cython.locals(h=u64, w=i64)
 cdef i64 slot_of(u64[::1] key, i64 width, i32[::1] slots)
 

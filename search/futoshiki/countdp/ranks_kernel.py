@@ -42,6 +42,11 @@ def most_fields():
     return FIELDS
 
 
+def chain_shift():
+    """``CHAIN_SHIFT``, for the caller."""
+    return CHAIN_SHIFT
+
+
 def slot_of(key, width, slots):
     """The table slot where ``key`` (``width`` words) is, or goes."""
     h = 0
