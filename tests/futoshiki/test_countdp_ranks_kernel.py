@@ -31,10 +31,12 @@ TAILS = [pytest.param(None, id="dictionaries"), pytest.param(PURE, id="interpret
              not compiled.is_compiled(BUILT), reason=NOT_BUILT))]
 
 
-def _count(puzzle: Futoshiki, kernel, stats: dict | None = None, **budget) -> int:
-    """``ranks.count`` with the steps after the fold taken by ``kernel``
-    (``None``: the plan's dictionaries)."""
-    oriented, split = rowdp.choose(puzzle)
+def _count(puzzle: Futoshiki, kernel, stats: dict | None = None,
+           turns: tuple[bool, ...] = (False, True), **budget) -> int:
+    """The ranks plan's count, its steps taken by ``kernel`` (``None``: the
+    plan's dictionaries), in the orientation ``rows.choose`` picks among
+    ``turns``, alone (no race)."""
+    oriented, split = rowdp.choose(puzzle, turns=turns)
     plan = rankdp.Plan(oriented, split.upper + split.lower)
     budget = {"max_states": None, "max_bytes": rowdp.DEFAULT_MAX_BYTES} | budget
     return rankdp.build(plan, deadline=Deadline(None), stats={} if stats is None else stats,
@@ -99,10 +101,7 @@ def test_the_budgets_hold_in_the_tables(kernel) -> None:
 def _peak(puzzle: Futoshiki, **budget) -> int:
     """The ranks plan's peak in the orientation given, alone."""
     stats: dict = {}
-    oriented, split = rowdp.choose(puzzle, turns=(False,))
-    rankdp.build(rankdp.Plan(oriented, split.upper + split.lower), deadline=Deadline(None),
-                 stats=stats, kernel=BUILT, **({"max_states": None,
-                                                "max_bytes": rowdp.DEFAULT_MAX_BYTES} | budget))
+    _count(puzzle, BUILT, stats, turns=(False,), **budget)
     return stats["states"]
 
 
@@ -111,7 +110,8 @@ def test_the_orientations_race() -> None:
     # three inequalities on a 6x6 whose orientations peak at 3,815 and 301 states
     rng = random.Random(28)
     puzzle = clues(6, rng, rng.randint(3, 8), rng.randint(0, 3))
-    peaks = sorted((_peak(puzzle), _peak(rowdp.transpose(puzzle))))
+    by_peak = {_peak(square): square for square in (puzzle, rowdp.transpose(puzzle))}
+    peaks = sorted(by_peak)
     assert peaks[1] > 10 * peaks[0]
     stats: dict = {}
     assert rankdp.count(puzzle, stats=stats) == rowdp.count(puzzle) > 0
@@ -119,5 +119,4 @@ def test_the_orientations_race() -> None:
     # under a state budget between the two, the worse drops out and the better counts
     assert rankdp.count(puzzle, max_states=peaks[0] * 3) == rowdp.count(puzzle)
     with pytest.raises(StateSpaceTooLarge, match="state budget"):
-        worse = puzzle if _peak(puzzle) == peaks[1] else rowdp.transpose(puzzle)
-        _peak(worse, max_states=peaks[0] * 3)
+        _peak(by_peak[peaks[1]], max_states=peaks[0] * 3)

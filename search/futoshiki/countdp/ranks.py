@@ -639,10 +639,11 @@ def count(puzzle: Futoshiki, *, max_states: int | None = None,
     oriented, split = rowdp.choose(puzzle)
     if not Engine(oriented).ok:
         return 0
-    turned, turned_split = rowdp.choose(rowdp.transpose(oriented), turns=(False,))
     both = [(oriented, split)]
-    if COMPILED and turned != oriented:  # the other orientation races it (``_kernel_build``)
-        both.append((turned, turned_split))
+    if COMPILED:  # the other orientation races it (``_kernel_build``), unless it is the same
+        turned, turned_split = rowdp.choose(rowdp.transpose(oriented), turns=(False,))
+        if turned != oriented:
+            both.append((turned, turned_split))
     plans, refused = [], None
     for square, cut in both:
         try:
