@@ -71,11 +71,16 @@ def test_the_same_counts_and_states_every_way(puzzle: Futoshiki) -> None:
 @pytest.mark.parametrize("kernel", TAILS[1:])
 def test_the_tables_grow_and_the_chunks_join(kernel, monkeypatch: pytest.MonkeyPatch) -> None:
     # the empty 7x7 passes the first table's 1,024 states; chunks of 5 states
-    # stop and resume the step hundreds of times
+    # stop and resume the step hundreds of times, each with successors held
+    # to merge; merged state by state (a batch of one) the states are the same
     monkeypatch.setattr(rankdp, "CHUNK", 5)
-    stats: dict = {}
-    assert _count(Futoshiki.empty(7), kernel, stats) == LATIN[7]
-    assert stats["states"] > 1024
+    peaks = []
+    for batch in (rankdp.BATCH, 1):
+        monkeypatch.setattr(rankdp, "BATCH", batch)
+        stats: dict = {}
+        assert _count(Futoshiki.empty(7), kernel, stats) == LATIN[7]
+        peaks.append(stats["states"])
+    assert peaks[0] == peaks[1] > 1024
 
 
 def test_the_residues_read_back() -> None:

@@ -76,6 +76,7 @@ KERNEL = load("search.futoshiki.countdp.ranks_kernel")  # the step, compiled whe
 COMPILED = is_compiled(KERNEL)  # interpreted, the dictionaries below run it instead
 PRIMES = (4294967291, 4294967279, 4294967231, 4294967197, 4294967189, 4294967161)  # below 2**32
 CHUNK = 1 << 16  # states the kernel steps between two looks at the deadline
+BATCH = 16  # states' successors, at most, that the kernel merges together
 
 
 @dataclass(frozen=True)
@@ -484,7 +485,6 @@ class _Run:
         self.counts = np.ones(len(self.primes), dtype=np.uint32)
         self.present = [start]
         self.peak = self.size = 1
-        self.key = np.zeros(words + 1, dtype=np.uint64)
 
     @property
     def done(self) -> bool:
@@ -514,6 +514,9 @@ class _Run:
         links = np.array([x for link in place.links for x in link], dtype=np.int64)
         moves = np.array(place.fields, dtype=np.int64)
         scratch = np.zeros(2 * kernel.most_fields() + 2 * n + len(lines), dtype=np.uint64)
+        batch = BATCH * n * (n + 1)  # successors made before they are merged (a few states')
+        pending = np.zeros(batch * (words + 1), dtype=np.uint64)
+        meta = np.zeros(kernel.meta_numbers() * batch + 1, dtype=np.int64)
         primes = np.array(self.primes, dtype=np.uint64)
         table = _Table(width, residues, max(self.size, 1024), self.held, max_bytes)
         fill = np.zeros(1, dtype=np.int64)
@@ -523,12 +526,13 @@ class _Run:
             i = kernel.step(*map(memoryview, (self.keys, self.counts)), i, stop, n, words,
                             chained, *map(memoryview, (shape, links, moves, lines, ends, *tables,
                                                        primes, table.keys, table.counts,
-                                                       table.slots, fill, scratch, self.key)))
+                                                       table.slots, fill, scratch, pending,
+                                                       meta)))
             deadline.check()
             if max_states is not None and fill[0] > max_states:
                 _refuse(int(fill[0]), max_states, max_bytes)
             if i < stop:  # the arrays or the slots are full: more, the states so far kept
-                table.grow(int(fill[0]), int(fill[0]) + n * (n + 1), kernel, self.key)
+                table.grow(int(fill[0]), int(fill[0]) + n * (n + 1), kernel)
         self.size = int(fill[0])
         del self.keys, self.counts  # (then the results shrink in place: no copy beside them)
         self.keys, self.counts = table.shrink(self.size)
@@ -565,7 +569,7 @@ class _Table:
                 f"tables, above the {self.max_bytes / MB:,.0f} MB the memory budget leaves "
                 f"for them")
 
-    def grow(self, fill: int, least: int, kernel: Any, key: np.ndarray) -> None:
+    def grow(self, fill: int, least: int, kernel: Any) -> None:
         """Room for ``least`` states (``fill`` held), the slots at most half full."""
         room = self.room if least <= self.room else max(least, int(self.room * self.GROWTH))
         slots = max(self.slots.shape[0], _slots_for(least))
@@ -577,8 +581,7 @@ class _Table:
             self.room = room
         if slots > self.slots.shape[0]:
             self.slots = np.full(slots, -1, dtype=np.int32)
-            kernel.rehash(memoryview(self.keys), fill, self.width, memoryview(self.slots),
-                          memoryview(key))
+            kernel.rehash(memoryview(self.keys), fill, self.width, memoryview(self.slots))
 
     def shrink(self, size: int) -> tuple[np.ndarray, np.ndarray]:
         """The first ``size`` results, the rest given back."""

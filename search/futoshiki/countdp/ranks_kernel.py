@@ -28,6 +28,11 @@ canonical forms, so the same states.
   before a state whose successors might not fit there or fill the slots past
   half, and returns its index; the caller grows the arrays or the slots
   (``rehash``) within its memory budget and goes on.
+* A state's successors are made first (``pending``, ``meta``) and merged into
+  the table after (``merge``).  The table is far larger than the caches, and
+  its loads are most of the step's time: made first, the successors' slots
+  and states are loaded one after another, each load independent of the
+  others, so that the processor waits for them together, not in turn.
 """
 
 CHAIN_SHIFT = 40  # a chain's number above the fields
@@ -35,6 +40,7 @@ FIELDS = 10  # fields a state holds at most, 4 bits each below CHAIN_SHIFT
 FIELD_MASK = 0xFFFF  # one packed pattern
 WORD_MASK = 0xFFFFFFFFFFFFFFFF  # (the interpreted source runs on Python ints)
 MIX = 0x9E3779B97F4A7C15  # Fibonacci hashing's multiplier
+META = 5  # numbers ``meta`` holds for a successor
 
 
 def most_fields():
@@ -47,23 +53,25 @@ def chain_shift():
     return CHAIN_SHIFT
 
 
-def slot_of(key, width, slots):
-    """The table slot where ``key`` (``width`` words) is, or goes."""
+def meta_numbers():
+    """``META``, for the caller."""
+    return META
+
+
+def slot_of(keys, at, width, slots):
+    """The table slot where the key ``keys[at:at + width]`` is, or goes."""
     h = 0
     for w in range(width):
-        h = ((h ^ key[w]) * MIX) & WORD_MASK
+        h = ((h ^ keys[at + w]) * MIX) & WORD_MASK
     h ^= h >> 29
     return h & (slots.shape[0] - 1)
 
 
-def rehash(keys, fill, width, slots, key):
-    """Put the first ``fill`` keys of ``keys`` into the empty table ``slots``.
-    Scratch: ``key`` (``width`` slots)."""
+def rehash(keys, fill, width, slots):
+    """Put the first ``fill`` keys of ``keys`` into the empty table ``slots``."""
     size = slots.shape[0]
     for j in range(fill):
-        for w in range(width):
-            key[w] = keys[j * width + w]
-        at = slot_of(key, width, slots)
+        at = slot_of(keys, j * width, width, slots)
         while slots[at] >= 0:
             at = (at + 1) & (size - 1)
         slots[at] = j
@@ -72,7 +80,7 @@ def rehash(keys, fill, width, slots, key):
 
 def step(keys, counts, start, stop, n, words, chained, place, links, moves, lines, ends,
          marks, tokens, places, inverses, grown, ways, given_slots, primes,
-         out_keys, out_counts, slots, fill, scratch, key):
+         out_keys, out_counts, slots, fill, scratch, pending, meta):
     """Fill one cell for states ``start`` to ``stop``.  Returns the index of
     the first state not stepped (``stop`` when all were); ``fill[0]`` is the
     number of states in the table.
@@ -84,16 +92,25 @@ def step(keys, counts, start, stop, n, words, chained, place, links, moves, line
     ``links``: (field, sign) pairs of its filled neighbours; ``moves``: the
     fields after, as indices of the fields before (-1 this cell).  Groups
     ``lines[ends[g - 1]:ends[g]]`` of lines are interchangeable.  Scratch:
-    ``scratch`` (``2 * FIELDS + 2 * n + len(lines)`` slots), ``key`` (``words +
-    1``)."""
+    ``scratch`` (``2 * FIELDS + 2 * n + len(lines)`` slots), ``pending`` and
+    ``meta`` (room for at least ``n * (n + 1)`` successors: ``words + 1``
+    words each, and ``META`` numbers each and one more)."""
     width = words + (1 if chained else 0)
     room = out_keys.shape[0] // (words + (1 if chained == 2 else 0))
     most = n * (n + 1)  # successors of one state, at most
+    batch = (meta.shape[0] - 1) // META  # successors held before they are merged
+    out_width = words + (1 if chained == 2 else 0)
     mask = place[0]
     names = place[2]
     gaps = place[4]
+    made = 0
     for i in range(start, stop):
-        if fill[0] + most > room or 2 * (fill[0] + most) > slots.shape[0]:
+        if made + most > batch:
+            made = merge(counts, made, out_width, place, inverses, ways, primes, out_keys,
+                         out_counts, slots, fill, pending, meta)
+        if fill[0] + made + most > room or 2 * (fill[0] + made + most) > slots.shape[0]:
+            merge(counts, made, out_width, place, inverses, ways, primes, out_keys,
+                  out_counts, slots, fill, pending, meta)
             return i
         for s in range(n):
             scratch[s] = (keys[i * width + (s >> 2)] >> ((s & 3) * 16)) & FIELD_MASK
@@ -106,15 +123,13 @@ def step(keys, counts, start, stop, n, words, chained, place, links, moves, line
         if given_slots[chain] >= 0:  # the given's label: its slot alone
             s = given_slots[chain]
             if not scratch[s] & mask and allowed(scratch, n, links, s, 0):
-                emit(counts, i, n, words, chained, s, -1, chain, 1, -1, place, moves, lines,
-                     ends, tokens, inverses, ways, primes, out_keys, out_counts, slots, fill,
-                     scratch, key)
+                made = successor(made, i, n, words, chained, s, -1, chain, 1, -1, place, moves,
+                                 lines, ends, tokens, slots, scratch, pending, meta)
             continue
         for s in range(marks[chain]):
             if not scratch[s] & mask and allowed(scratch, n, links, s, 0):
-                emit(counts, i, n, words, chained, s, -1, chain, 1, -1, place, moves, lines,
-                     ends, tokens, inverses, ways, primes, out_keys, out_counts, slots, fill,
-                     scratch, key)
+                made = successor(made, i, n, words, chained, s, -1, chain, 1, -1, place, moves,
+                                 lines, ends, tokens, slots, scratch, pending, meta)
         for g in range(chain * gaps, chain * gaps + gaps):
             s = tokens[2 * g]
             while s < tokens[2 * g + 1]:  # runs of equal patterns: one successor a run
@@ -123,17 +138,19 @@ def step(keys, counts, start, stop, n, words, chained, place, links, moves, line
                     e += 1
                 if not scratch[s] & mask:
                     if not names:
-                        emit(counts, i, n, words, chained, s, -1, chain, e - s, -1, place,
-                             moves, lines, ends, tokens, inverses, ways, primes, out_keys,
-                             out_counts, slots, fill, scratch, key)
+                        made = successor(made, i, n, words, chained, s, -1, chain, e - s, -1,
+                                         place, moves, lines, ends, tokens, slots, scratch,
+                                         pending, meta)
                     else:
                         for at in range(places[2 * g], places[2 * g + 1] + 1):
                             if allowed(scratch, n, links, at, 1):
-                                emit(counts, i, n, words, chained, s, at,
-                                     grown[chain * (n + 1) + at], e - s, g, place, moves,
-                                     lines, ends, tokens, inverses, ways, primes, out_keys,
-                                     out_counts, slots, fill, scratch, key)
+                                made = successor(made, i, n, words, chained, s, at,
+                                                 grown[chain * (n + 1) + at], e - s, g, place,
+                                                 moves, lines, ends, tokens, slots, scratch,
+                                                 pending, meta)
                 s = e
+    merge(counts, made, out_width, place, inverses, ways, primes, out_keys, out_counts, slots,
+          fill, pending, meta)
     return stop
 
 
@@ -151,13 +168,14 @@ def allowed(scratch, n, links, s, naming):
     return True
 
 
-def emit(counts, i, n, words, chained, s, at, after, times, gap, place, moves, lines, ends,
-         tokens, inverses, ways, primes, out_keys, out_counts, slots, fill, scratch, key):
-    """Add to the table state ``i``'s successor: slot ``s`` filled, moved to
-    the new label's place ``at`` unless -1, chain ``after``, its count times
-    ``times`` (divided by the free values of gap ``gap`` where one is named;
-    times the chain's ways where it folds)."""
-    residues = primes.shape[0]
+def successor(made, i, n, words, chained, s, at, after, times, gap, place, moves, lines, ends,
+              tokens, slots, scratch, pending, meta):
+    """Make the ``made``-th successor of the state in ``scratch``: slot ``s``
+    filled, moved to the new label's place ``at`` unless -1, chain ``after``,
+    its count times ``times`` (divided by the free values of gap ``gap`` where
+    one is named; times the chain's ways where it folds).  Its key goes to
+    ``pending``, and (times, gap, chain, table slot, ``i``: the state it
+    comes from) to ``meta``.  Returns ``made + 1``."""
     succ = n + FIELDS  # scratch: the state's patterns and fields, the successor's, the sets
     out = succ + n
     for t in range(n):
@@ -180,41 +198,71 @@ def emit(counts, i, n, words, chained, s, at, after, times, gap, place, moves, l
             scratch[out + k] = f + 1 if at >= 0 and f >= at else f
     canonical(scratch, succ, n, tokens, chain * place[4], place[4], lines, ends, out + FIELDS)
     width = words + (1 if chained == 2 else 0)
+    base = made * (words + 1)
     for w in range(width):
-        key[w] = 0
+        pending[base + w] = 0
     for t in range(n):
-        key[t >> 2] |= scratch[succ + t] << ((t & 3) * 16)
+        pending[base + (t >> 2)] |= scratch[succ + t] << ((t & 3) * 16)
     if chained == 2:
-        key[words] = chain << CHAIN_SHIFT
+        pending[base + words] = chain << CHAIN_SHIFT
         for k in range(moves.shape[0]):
-            key[words] |= scratch[out + k] << (4 * k)
-    h = slot_of(key, width, slots)
-    while True:
-        j = slots[h]
-        if j < 0:
-            j = fill[0]
-            slots[h] = j
-            fill[0] = j + 1
-            for w in range(width):
-                out_keys[j * width + w] = key[w]
-            for r in range(residues):
-                out_counts[j * residues + r] = 0
-            break
-        same = True
-        for w in range(width):
-            if out_keys[j * width + w] != key[w]:
-                same = False
+            pending[base + words] |= scratch[out + k] << (4 * k)
+    meta[META * made] = times
+    meta[META * made + 1] = gap
+    meta[META * made + 2] = after
+    meta[META * made + 3] = slot_of(pending, base, width, slots)
+    meta[META * made + 4] = i
+    return made + 1
+
+
+def merge(counts, made, width, place, inverses, ways, primes, out_keys, out_counts, slots,
+          fill, pending, meta):
+    """Add the ``made`` successors in ``pending`` and ``meta`` to the table;
+    returns 0 (none left).  Their slots, then the states these point to, are
+    loaded first, each load independent of the others (their sum is kept in
+    ``meta``'s last number, so that they are done)."""
+    residues = primes.shape[0]
+    size = slots.shape[0]
+    stride = pending.shape[0] // ((meta.shape[0] - 1) // META)  # words + 1
+    touched = 0
+    for k in range(made):
+        touched += slots[meta[META * k + 3]]
+    for k in range(made):
+        j = slots[meta[META * k + 3]]
+        if j >= 0:
+            touched += out_keys[j * width] + out_counts[j * residues]
+    meta[meta.shape[0] - 1] = touched & 1
+    for k in range(made):
+        base = k * stride
+        h = meta[META * k + 3]
+        while True:
+            j = slots[h]
+            if j < 0:
+                j = fill[0]
+                slots[h] = j
+                fill[0] = j + 1
+                for w in range(width):
+                    out_keys[j * width + w] = pending[base + w]
+                for r in range(residues):
+                    out_counts[j * residues + r] = 0
                 break
-        if same:
-            break
-        h = (h + 1) & (slots.shape[0] - 1)
-    for r in range(residues):  # (32-bit residues: each product fits in 64 bits)
-        c = (counts[i * residues + r] * times) % primes[r]
-        if gap >= 0:
-            c = (c * inverses[gap * residues + r]) % primes[r]
-        if place[3]:
-            c = (c * ways[after * residues + r]) % primes[r]
-        out_counts[j * residues + r] = (out_counts[j * residues + r] + c) % primes[r]
+            same = True
+            for w in range(width):
+                if out_keys[j * width + w] != pending[base + w]:
+                    same = False
+                    break
+            if same:
+                break
+            h = (h + 1) & (size - 1)
+        times, gap, after, i = meta[META * k], meta[META * k + 1], meta[META * k + 2], \
+            meta[META * k + 4]
+        for r in range(residues):  # (32-bit residues: each product fits in 64 bits)
+            c = (counts[i * residues + r] * times) % primes[r]
+            if gap >= 0:
+                c = (c * inverses[gap * residues + r]) % primes[r]
+            if place[3]:
+                c = (c * ways[after * residues + r]) % primes[r]
+            out_counts[j * residues + r] = (out_counts[j * residues + r] + c) % primes[r]
     return 0
 
 
