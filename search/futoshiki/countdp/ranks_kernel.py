@@ -96,10 +96,10 @@ def step(keys, counts, start, stop, n, words, chained, place, links, moves, line
     ``meta`` (room for at least ``n * (n + 1)`` successors: ``words + 1``
     words each, and ``META`` numbers each and one more)."""
     width = words + (1 if chained else 0)
-    room = out_keys.shape[0] // (words + (1 if chained == 2 else 0))
+    out_width = words + (1 if chained == 2 else 0)
+    room = out_keys.shape[0] // out_width
     most = n * (n + 1)  # successors of one state, at most
     batch = (meta.shape[0] - 1) // META  # successors held before they are merged
-    out_width = words + (1 if chained == 2 else 0)
     mask = place[0]
     names = place[2]
     gaps = place[4]
