@@ -9,8 +9,10 @@ import sys
 from pathlib import Path
 from types import SimpleNamespace
 
+import pytest
+
 from search.app.clue_hints import Move, _json, _solver_move, _text
-from search.core.contract import Status
+from search.core.contract import Status, UniqueResult
 from search.core.registry import kind
 from search.numberlink.grade import grade
 from search.numberlink.io import parse
@@ -58,6 +60,31 @@ def test_solver_move_is_a_step_of_the_unique_solution():
     assert str(found.status) == "SOLVED"
     solution = kind("numberlink").backend("frontier").unique(puzzle).solutions[0]
     assert frozenset((tuple(found.move["cell"]), tuple(found.move["next"]))) in solution.edges
+
+
+class _Liar:
+    """A backend whose evidence is wrong: MULTIPLE with one solution twice."""
+
+    def __init__(self, solution):
+        self.solution = solution
+
+    def unique(self, puzzle, *, time_limit=None):
+        return UniqueResult(Status.MULTIPLE, (self.solution, self.solution))
+
+
+def test_solver_move_refuses_evidence_that_does_not_hold():
+    puzzle = parse(SEED_7X7.read_text(), str(SEED_7X7))
+    solution = kind("numberlink").backend("frontier").unique(puzzle).solutions[0]
+    numberlink = kind("numberlink")
+    liar = SimpleNamespace(name=numberlink.name, differences=numberlink.differences,
+                           call=numberlink.call, backend=lambda name: _Liar(solution))
+    args = SimpleNamespace(backend="liar", time_limit=None)
+    with pytest.raises(AssertionError, match="two solutions are the same"):
+        _solver_move(liar, puzzle, args)
+    broken = type(solution)(solution.paths[1:])  # a path missing: verify refuses it
+    liar.backend = lambda name: _Liar(broken)
+    with pytest.raises(AssertionError, match="fails verification"):
+        _solver_move(liar, puzzle, args)
 
 
 def test_futoshiki_hint():
