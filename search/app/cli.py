@@ -228,6 +228,8 @@ def run_solve(kind_: PuzzleKind, puzzle: Any, file: str, backend: str, args: Any
     answer = Answer(file, kind_.name, "solve", backend, result.status, result.wall,
                     dict(result.effort), {"message": result.message} if result.message else {})
     answer.text = result.transcript
+    if result.engine:
+        answer.fields["engine"] = result.engine
     if result.solution is not None:
         _verified(kind_, puzzle, result.solution, answer)
     if result.status is Status.UNSAT and (hint := _relaxed_hint(kind_, puzzle)):

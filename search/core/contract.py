@@ -148,7 +148,8 @@ class SolveResult(Generic[S]):
     """SOLVED with a solution, UNSAT, LIMIT, INVALID or ERROR.
 
     ``transcript`` is what a seed-faithful method prints as the seed program
-    does (the readable output shows it instead of the board).
+    does (the readable output shows it instead of the board).  ``engine``
+    names the engine that answered, where a backend picks one (``auto``).
     """
 
     status: Status
@@ -157,6 +158,7 @@ class SolveResult(Generic[S]):
     effort: Mapping[str, float] = field(default_factory=dict)
     message: str = ""
     transcript: str = ""
+    engine: str = ""
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ Q17 that the circuit model does not), then to the circuit model (``links``
 barely prunes when cells may stay empty: ADC 2015, 2 of 17 in 100 k nodes).
 Every budget is in work (cells, nodes, rounds, CP-SAT's deterministic
 seconds), so the engine that answers does not depend on the load; the answer
-names it (``message``, ``effort``).
+names it (``engine``, and the prefixes of ``effort``).
 """
 
 from __future__ import annotations
@@ -117,4 +117,4 @@ class AutoBackend(NumberlinkBackend):
         add_effort(total, result.effort)
         self.effort = total
         return SolveResult(result.status, result.solution, time.perf_counter() - started,
-                           dict(total), f"engine: {engine}", result.transcript)
+                           dict(total), result.message, result.transcript, engine)

@@ -9,6 +9,7 @@ The answers themselves are held to the manifests by tests/test_contract.py
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -95,3 +96,14 @@ def test_count_dp_counts_an_empty_board_readably(capsys) -> None:
     out = capsys.readouterr().out
     assert out.startswith(f"{file}: COUNTED 812851200 (count-dp, ")
     assert "plan rows" in out and "states 684" in out
+
+
+def test_auto_names_the_engine_that_answered(capsys) -> None:
+    """Numberlink's ``auto`` picks an engine; both outputs name it, the
+    readable line beside the backend, ``--json`` as ``engine``."""
+    file = str(INSTANCES / "numberlink" / "seed-article" / "seed_7x7.nl")
+    assert main(["solve", file]) == 0
+    assert capsys.readouterr().out.startswith(f"{file}: SOLVED (auto: search, ")
+    assert main(["solve", "--json", file]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["backend"] == "auto" and out["engine"] == "search" and "message" not in out

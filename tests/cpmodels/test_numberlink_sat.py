@@ -110,7 +110,7 @@ def test_auto_hands_a_large_lenient_board_to_sat_when_the_quick_answers_fail():
     puzzle = Numberlink(13, 13, board.pairs[::2], full_cover=False)
     auto = KIND.backend("auto", route_rounds=0, cover_nodes=0, narrow=0, small_cells=0)
     found = auto.solve(puzzle)
-    assert found.status is Status.SOLVED and found.message == "engine: sat"
+    assert found.status is Status.SOLVED and found.engine == "sat"
     assert verify(puzzle, found.solution) == []
 
 

@@ -204,13 +204,13 @@ def test_default_solve_is_auto_and_small_boards_use_search():
     from search.numberlink.io import parse
 
     result = KIND.backend("auto").solve(parse(SEED_7X7.read_text()))
-    assert result.status is Status.SOLVED and result.message == "engine: search"
+    assert result.status is Status.SOLVED and result.engine == "search"
 
 
 def test_large_boards_use_links():
     puzzle, _ = large_board(20, 20, 1)
     result = KIND.backend("auto").solve(puzzle)
-    assert result.status is Status.SOLVED and result.message == "engine: links"
+    assert result.status is Status.SOLVED and result.engine == "links"
     assert verify(puzzle, result.solution) == []
 
 
@@ -222,7 +222,7 @@ def test_small_boards_search_leaves_go_to_the_frontier():
     path = ROOT / "instances" / "numberlink" / "adc2015" / "Q08.txt"
     puzzle = parse(path.read_text(), str(path))
     result = KIND.backend("auto").solve(puzzle)
-    assert result.status is Status.SOLVED and result.message == "engine: frontier"
+    assert result.status is Status.SOLVED and result.engine == "frontier"
     assert verify(puzzle, result.solution) == []
     assert result.effort["search_nodes"] > 50_000  # search's budget ran out first
 
