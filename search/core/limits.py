@@ -185,7 +185,8 @@ def memory_budget(megabytes: float | None, default: float) -> tuple[float, str]:
         budget = given - ADDRESS_HEADROOM_MB
         source = f"--memory-limit {given:g} MB less {ADDRESS_HEADROOM_MB} MB"
     else:
-        budget, source = default, "the default"
+        budget = default
+        source = f"the default; --memory-limit M gives M - {ADDRESS_HEADROOM_MB} MB"
     cap, _ = resource.getrlimit(resource.RLIMIT_AS)
     if cap != resource.RLIM_INFINITY and cap / 2**20 - ADDRESS_HEADROOM_MB < budget:
         budget = cap / 2**20 - ADDRESS_HEADROOM_MB

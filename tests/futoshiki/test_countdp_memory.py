@@ -179,7 +179,7 @@ def test_merge_by_key_ranges(monkeypatch) -> None:
 
 
 def test_the_budget_follows_the_memory_limit_given() -> None:
-    assert memory_budget(None, 640)[0] == 640
+    assert memory_budget(None, 640) == (640, "the default; --memory-limit M gives M - 256 MB")
     assert memory_budget(300, 640) == (300.0, "memory_mb option")
     with memory_limit_given(2000):
         budget, source = memory_budget(None, 640)
