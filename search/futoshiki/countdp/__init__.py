@@ -200,7 +200,7 @@ def plans(puzzle: Futoshiki) -> tuple[str, ...]:
     ``layerdp.MAX_ORDER`` have no layers plan.
 
     From order 8 (``RANKS_ORDER``) on, ``ranks`` goes first where its kernel
-    is compiled: it counts 136 of the benchmark's 140 random 8x8s (the
+    is compiled: it counts 195 of the benchmark's 200 random 8x8s (the
     hardest in 74 s) and the empty 8x8 in 0.25 s, where the rows plan takes
     5 s.  Interpreted, it goes first on a clued 8x8 only (the empty square's
     rows are faster there) and last past order 8.  On a 7x7 its labels pile

@@ -43,7 +43,7 @@ cdef i64 successor(i64 made, i64 i, i64 n, i64 words, i64 chained, i64 s, i64 at
                    i64[::1] ends, i64[::1] tokens, i32[::1] slots, u64[::1] scratch,
                    u64[::1] pending, i64[::1] meta)
 
-@cython.locals(residues=i64, size=i64, stride=i64, touched=u64, k=i64, j=i64, base=i64,
+@cython.locals(residues=i64, size=i64, touched=u64, k=i64, j=i64, base=i64,
                h=i64, w=i64, same=bint, times=u64, gap=i64, after=i64, r=i64, c=u64,
                i=i64)
 cdef i64 merge(u32[::1] counts, i64 made, i64 width, i64[::1] place,

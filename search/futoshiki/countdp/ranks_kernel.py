@@ -198,7 +198,7 @@ def successor(made, i, n, words, chained, s, at, after, times, gap, place, moves
             scratch[out + k] = f + 1 if at >= 0 and f >= at else f
     canonical(scratch, succ, n, tokens, chain * place[4], place[4], lines, ends, out + FIELDS)
     width = words + (1 if chained == 2 else 0)
-    base = made * (words + 1)
+    base = made * width  # (pending holds the successors at the table's width)
     for w in range(width):
         pending[base + w] = 0
     for t in range(n):
@@ -223,7 +223,6 @@ def merge(counts, made, width, place, inverses, ways, primes, out_keys, out_coun
     ``meta``'s last number, so that they are done)."""
     residues = primes.shape[0]
     size = slots.shape[0]
-    stride = pending.shape[0] // ((meta.shape[0] - 1) // META)  # words + 1
     touched = 0
     for k in range(made):
         touched += slots[meta[META * k + 3]]
@@ -233,7 +232,7 @@ def merge(counts, made, width, place, inverses, ways, primes, out_keys, out_coun
             touched += out_keys[j * width] + out_counts[j * residues]
     meta[meta.shape[0] - 1] = touched & 1
     for k in range(made):
-        base = k * stride
+        base = k * width
         h = meta[META * k + 3]
         while True:
             j = slots[h]
